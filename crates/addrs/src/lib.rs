@@ -1,0 +1,1 @@
+//! addrs (being built).

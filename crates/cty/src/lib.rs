@@ -1,0 +1,1 @@
+//! cty (being built).

@@ -1,0 +1,1 @@
+//! Static analysis of expressions (being written).

@@ -1,0 +1,1 @@
+//! initwd (being built).

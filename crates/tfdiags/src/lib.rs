@@ -1,0 +1,1 @@
+//! tfdiags (being built).

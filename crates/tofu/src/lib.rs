@@ -1,0 +1,1 @@
+//! tofu (being built).
