@@ -307,8 +307,7 @@ impl Expr {
     /// excluding the variables bound by `for` expressions inside it (HCL's
     /// `Variables()`).
     ///
-    /// JSON values are not included: their strings must first be parsed as
-    /// templates by the caller that knows the position is an expression.
+    /// JSON values are read as expressions whose strings are templates.
     pub fn variables(&self) -> Vec<Traversal> {
         let mut out = Vec::new();
         collect_variables(self, &mut Vec::new(), &mut out);
@@ -336,7 +335,14 @@ impl Expr {
 
 fn collect_variables(expr: &Expr, bound: &mut Vec<String>, out: &mut Vec<Traversal>) {
     match &expr.kind {
-        ExprKind::Literal(_) | ExprKind::AnonSymbol | ExprKind::Json(_) => {}
+        ExprKind::Literal(_) | ExprKind::AnonSymbol => {}
+        ExprKind::Json(node) => {
+            // JSON strings in expression positions are templates.
+            let (e, _) = crate::json::to_expression(node, crate::json::StringMode::Template);
+            if !matches!(e.kind, ExprKind::Json(_)) {
+                collect_variables(&e, bound, out);
+            }
+        }
         ExprKind::Template(parts) | ExprKind::Tuple(parts) => {
             for p in parts {
                 collect_variables(p, bound, out);
@@ -346,7 +352,7 @@ fn collect_variables(expr: &Expr, bound: &mut Vec<String>, out: &mut Vec<Travers
             collect_variables(e, bound, out)
         }
         ExprKind::ScopeTraversal(t) => {
-            if !bound.iter().any(|b| *b == t.root) {
+            if !bound.contains(&t.root) {
                 out.push(t.clone());
             }
         }

@@ -9,6 +9,7 @@ pub mod ast;
 pub mod body;
 mod content_native;
 pub mod diagnostic;
+pub mod ident;
 pub mod json;
 pub mod native;
 pub mod pos;
@@ -24,6 +25,7 @@ pub use body::{
     Attribute, AttributeSchema, Block, BlockHeaderSchema, Body, BodyContent, BodySchema, Label,
 };
 pub use diagnostic::{has_errors, Diagnostic, Diagnostics, Severity};
+pub use ident::valid_identifier;
 pub use pos::{Pos, Range, SourceFile};
 
 /// A parsed configuration file: its source (for quoting in diagnostics) and
