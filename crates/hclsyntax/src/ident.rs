@@ -1,14 +1,14 @@
 //! HCL identifiers: what may name a block, an argument or a variable.
 
-/// Whether `s` is a valid HCL identifier: a letter or `_` (any Unicode
-/// ID_Start) followed by letters, digits, `_` or `-` (Unicode ID_Continue).
-pub fn valid_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) if c == '_' || c.is_alphabetic() => {}
-        _ => return false,
-    }
-    chars.all(|c| c == '_' || c == '-' || c.is_alphanumeric())
+/// Whether `name` is a valid HCL identifier (`hclsyntax.ValidIdentifier`):
+/// an ID_Start letter or `_`, followed by ID_Continue characters or `-`.
+pub fn valid_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    (first == '_' || unicode_ident::is_xid_start(first))
+        && chars.all(|c| c == '-' || unicode_ident::is_xid_continue(c))
 }
 
 #[cfg(test)]
@@ -17,11 +17,24 @@ mod tests {
 
     #[test]
     fn identifiers() {
-        for ok in ["a", "_a", "a-b", "a_1", "été"] {
-            assert!(valid_identifier(ok), "{ok}");
-        }
-        for bad in ["", "1a", "-a", "a.b", "a b", "a\"b"] {
-            assert!(!valid_identifier(bad), "{bad}");
+        let cases = [
+            ("foo", true),
+            ("foo_bar", true),
+            ("foo-bar", true),
+            ("_foo", true),
+            ("a1", true),
+            ("héllo", true),
+            ("名前", true),
+            ("", false),
+            ("1a", false),
+            ("-a", false),
+            ("a.b", false),
+            ("a b", false),
+            ("a!", false),
+            ("a\"", false),
+        ];
+        for (name, want) in cases {
+            assert_eq!(valid_identifier(name), want, "{name:?}");
         }
     }
 }
