@@ -1,1 +1,14 @@
-fn main() {}
+//! `tofu-rs`: OpenTofu's configuration front end as a drop-in command.
+
+use mimalloc::MiMalloc;
+
+// Parsing allocates many small nodes; mimalloc measured 30% faster on a
+// 5 MB file (see anchors.md).
+#[global_allocator]
+static GLOBAL: MiMalloc = MiMalloc;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = command::run(&args);
+    std::process::exit(code);
+}

@@ -157,9 +157,7 @@ impl Body {
             BodySyntax::Native { attributes, blocks } => {
                 crate::content_native::content(self, attributes, blocks, schema, false).0
             }
-            BodySyntax::Json(objects) => {
-                crate::json::body::content(self, objects, schema, false).0
-            }
+            BodySyntax::Json(objects) => crate::json::body::content(self, objects, schema, false).0,
         }
     }
 

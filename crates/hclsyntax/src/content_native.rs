@@ -79,7 +79,11 @@ pub(crate) fn content(
 
     let remain = body.with_hidden(
         taken_attrs.clone(),
-        schema.blocks.iter().map(|b| b.type_name.to_string()).collect(),
+        schema
+            .blocks
+            .iter()
+            .map(|b| b.type_name.to_string())
+            .collect(),
     );
 
     if !partial {
@@ -109,8 +113,7 @@ pub(crate) fn content(
             ));
         }
         for block in blocks {
-            if body.is_block_hidden(&block.type_name) || schema.block(&block.type_name).is_some()
-            {
+            if body.is_block_hidden(&block.type_name) || schema.block(&block.type_name).is_some() {
                 continue;
             }
             diags.push(unsupported_block(block, schema));

@@ -85,10 +85,9 @@ fn traversal_of(expr: &Expr) -> Option<Traversal> {
     match &expr.kind {
         ExprKind::ScopeTraversal(t) => Some(t.clone()),
         ExprKind::Literal(Literal::Null) => Some(keyword_traversal("null", expr)),
-        ExprKind::Literal(Literal::Bool(b)) => Some(keyword_traversal(
-            if *b { "true" } else { "false" },
-            expr,
-        )),
+        ExprKind::Literal(Literal::Bool(b)) => {
+            Some(keyword_traversal(if *b { "true" } else { "false" }, expr))
+        }
         ExprKind::RelativeTraversal { source, steps } => {
             let mut t = traversal_of(source.unwrap_parens())?;
             t.steps.extend(steps.iter().cloned());

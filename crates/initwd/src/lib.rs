@@ -1,1 +1,33 @@
-//! initwd (being built).
+//! Module installation for `tofu init` (OpenTofu's `internal/initwd`,
+//! `internal/getmodules`, `internal/modsdir` and `internal/registry`):
+//! the `.terraform/modules/modules.json` manifest, fetching remote module
+//! packages (git, HTTP archives, local `file://` directories), the module
+//! registry protocol, and the per-call install rules the configuration
+//! walker applies.
+//!
+//! Knows module source addresses and file systems; knows nothing of the
+//! configuration language beyond reading the CLI configuration's `host`
+//! blocks. Loading each installed module is the caller's (`configs`) job.
+
+pub mod cliconfig;
+pub mod fetch;
+mod fetcher;
+pub mod goversion;
+mod installer;
+mod lock;
+pub mod manifest;
+pub mod pathutil;
+pub mod registry;
+
+pub use fetch::HttpSettings;
+pub use fetcher::PackageFetcher;
+pub use goversion::{Constraints, Version};
+pub use installer::{
+    download_line, install_line, local_escape_diagnostic, InstallHooks, InstallRequest,
+    InstalledModule, InstallerConfig, ModuleInstaller, NoHooks, PackageContext,
+};
+pub use lock::{LockError, WorkDirLock, LOCK_FILENAME};
+pub use manifest::{module_key, Manifest, ManifestError, Record, MANIFEST_FILENAME};
+pub use registry::{
+    RegistryClient, RegistryError, RegistryHosts, RegistryOptions, MODULES_SERVICE_ID,
+};

@@ -172,32 +172,62 @@ impl Scanner<'_> {
     /// Skips nested constructs up to and including the `closer` matching
     /// an opener already consumed; stops at the end of input.
     fn skip_until(&mut self, closer: u8) {
-        while let Some(c) = self.peek() {
-            match c {
-                _ if c == closer => {
-                    self.i += 1;
-                    return;
-                }
-                b'{' => {
-                    self.i += 1;
-                    self.skip_until(b'}');
-                }
-                b'[' => {
-                    self.i += 1;
-                    self.skip_until(b']');
-                }
-                b'(' => {
-                    self.i += 1;
-                    self.skip_until(b')');
-                }
-                b'"' => self.skip_string(),
-                b'<' if self.at(b"<<") => self.skip_heredoc(),
-                b'#' => self.skip_to_newline(),
-                b'/' if self.at(b"//") => self.skip_to_newline(),
-                b'/' if self.at(b"/*") => self.skip_block_comment(),
-                _ => self.i += 1,
+        self.skip_frames(vec![Frame::Close(closer)]);
+    }
+
+    /// Skips nested brackets and strings with an explicit stack, so that
+    /// deeply nested input cannot overflow the call stack.
+    fn skip_frames(&mut self, mut stack: Vec<Frame>) {
+        while let Some(top) = stack.last().copied() {
+            let Some(c) = self.peek() else { break };
+            match top {
+                Frame::Str => match c {
+                    b'\\' => self.i += 2,
+                    b'"' => {
+                        self.i += 1;
+                        stack.pop();
+                    }
+                    // An unterminated string ends at the line's end.
+                    b'\n' => {
+                        stack.pop();
+                    }
+                    b'$' | b'%' if self.at(b"$${") || self.at(b"%%{") => self.i += 3,
+                    b'$' | b'%' if self.b.get(self.i + 1) == Some(&b'{') => {
+                        self.i += 2;
+                        stack.push(Frame::Close(b'}'));
+                    }
+                    _ => self.i += 1,
+                },
+                Frame::Close(closer) => match c {
+                    _ if c == closer => {
+                        self.i += 1;
+                        stack.pop();
+                    }
+                    b'{' => {
+                        self.i += 1;
+                        stack.push(Frame::Close(b'}'));
+                    }
+                    b'[' => {
+                        self.i += 1;
+                        stack.push(Frame::Close(b']'));
+                    }
+                    b'(' => {
+                        self.i += 1;
+                        stack.push(Frame::Close(b')'));
+                    }
+                    b'"' => {
+                        self.i += 1;
+                        stack.push(Frame::Str);
+                    }
+                    b'<' if self.at(b"<<") => self.skip_heredoc(),
+                    b'#' => self.skip_to_newline(),
+                    b'/' if self.at(b"//") => self.skip_to_newline(),
+                    b'/' if self.at(b"/*") => self.skip_block_comment(),
+                    _ => self.i += 1,
+                },
             }
         }
+        self.i = self.i.min(self.b.len());
     }
 
     /// Skips the rest of an expression that ends at a newline outside any
@@ -234,23 +264,7 @@ impl Scanner<'_> {
     /// Skips a quoted template, including `${ … }` / `%{ … }` sequences.
     fn skip_string(&mut self) {
         self.i += 1;
-        while let Some(c) = self.peek() {
-            match c {
-                b'\\' => self.i += 2,
-                b'"' => {
-                    self.i += 1;
-                    return;
-                }
-                b'\n' => return,
-                b'$' | b'%' if self.at(b"$${") || self.at(b"%%{") => self.i += 3,
-                b'$' | b'%' if self.b.get(self.i + 1) == Some(&b'{') => {
-                    self.i += 2;
-                    self.skip_until(b'}');
-                }
-                _ => self.i += 1,
-            }
-        }
-        self.i = self.i.min(self.b.len());
+        self.skip_frames(vec![Frame::Str]);
     }
 
     /// Skips `<<ID` / `<<-ID` and the lines up to the one holding just `ID`.
@@ -276,6 +290,15 @@ impl Scanner<'_> {
             }
         }
     }
+}
+
+/// What the scanner is inside of while skipping.
+#[derive(Debug, Clone, Copy)]
+enum Frame {
+    /// Brackets, waiting for this closing byte.
+    Close(u8),
+    /// A quoted string.
+    Str,
 }
 
 /// Decodes the escapes of an HCL quoted string literal.
@@ -355,166 +378,100 @@ pub(crate) fn go_quote(s: &str) -> String {
     out
 }
 
-/// A JSON value with the byte span HCL's JSON parser gives it.
-enum JsonNode {
-    Object {
-        start: usize,
-        end: usize,
-        attrs: Vec<(String, JsonNode)>,
-    },
-    Array {
-        start: usize,
-        end: usize,
-        values: Vec<JsonNode>,
-    },
-    Scalar,
-}
-
-impl JsonNode {
-    fn contains(&self, offset: isize) -> bool {
-        match self {
-            JsonNode::Object { start, end, .. } | JsonNode::Array { start, end, .. } => {
-                offset >= *start as isize && offset < *end as isize
-            }
-            JsonNode::Scalar => false,
-        }
-    }
-}
-
+/// The path of object keys and array indexes (`resource.aws_instance.web`)
+/// to the innermost object or array containing `offset`, found in one
+/// forward scan with an explicit stack (no recursion, so any nesting depth
+/// is safe). Gives up with `None` when the input is malformed before the
+/// offset is reached.
 fn json_context(src: &[u8], offset: isize) -> Option<String> {
-    let mut p = JsonParser { b: src, i: 0 };
-    let root = p.value()?;
-    let mut steps = Vec::new();
-    let mut node = &root;
-    loop {
-        let next = match node {
-            JsonNode::Object { attrs, .. } => attrs
-                .iter()
-                .find(|(_, v)| v.contains(offset))
-                .map(|(k, v)| (format!(".{k}"), v)),
-            JsonNode::Array { values, .. } => values
-                .iter()
-                .enumerate()
-                .find(|(_, v)| v.contains(offset))
-                .map(|(i, v)| (format!("[{i}]"), v)),
-            JsonNode::Scalar => None,
-        };
-        match next {
-            Some((step, v)) => {
-                steps.push(step);
-                node = v;
-            }
-            None => break,
-        }
+    /// One open object or array and the step to the value being read in it.
+    enum Frame {
+        Object { key: Option<String>, want_key: bool },
+        Array { index: usize },
     }
-    let joined = steps.concat();
-    Some(joined.strip_prefix('.').unwrap_or(&joined).to_owned())
-}
-
-/// A small JSON reader that keeps the spans of objects and arrays; it gives
-/// up (returning what it has) on malformed input.
-struct JsonParser<'a> {
-    b: &'a [u8],
-    i: usize,
-}
-
-impl JsonParser<'_> {
-    fn ws(&mut self) {
-        while self.b.get(self.i).is_some_and(|c| c.is_ascii_whitespace()) {
-            self.i += 1;
-        }
-    }
-
-    fn value(&mut self) -> Option<JsonNode> {
-        self.ws();
-        match *self.b.get(self.i)? {
-            b'{' => {
-                let start = self.i;
-                self.i += 1;
-                let mut attrs = Vec::new();
-                loop {
-                    self.ws();
-                    match self.b.get(self.i) {
-                        Some(b'}') => {
-                            self.i += 1;
-                            break;
-                        }
-                        Some(b',') => self.i += 1,
-                        Some(b'"') => {
-                            let key = self.string()?;
-                            self.ws();
-                            if self.b.get(self.i) != Some(&b':') {
-                                return None;
-                            }
-                            self.i += 1;
-                            let v = self.value()?;
-                            attrs.push((key, v));
-                        }
-                        _ => return None,
-                    }
+    let path = |stack: &[Frame]| -> String {
+        let mut out = String::new();
+        for f in &stack[..stack.len().saturating_sub(1)] {
+            match f {
+                Frame::Object { key, .. } => {
+                    out.push('.');
+                    out.push_str(key.as_deref().unwrap_or_default());
                 }
-                Some(JsonNode::Object {
-                    start,
-                    end: self.i,
-                    attrs,
-                })
+                Frame::Array { index } => out.push_str(&format!("[{index}]")),
             }
-            b'[' => {
-                let start = self.i;
-                self.i += 1;
-                let mut values = Vec::new();
-                loop {
-                    self.ws();
-                    match self.b.get(self.i) {
-                        Some(b']') => {
-                            self.i += 1;
-                            break;
-                        }
-                        Some(b',') => self.i += 1,
-                        Some(_) => values.push(self.value()?),
-                        None => return None,
-                    }
+        }
+        out.strip_prefix('.').unwrap_or(&out).to_owned()
+    };
+    if offset < 0 {
+        return None;
+    }
+    let offset = offset as usize;
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    while i < src.len() {
+        let c = src[i];
+        if i == offset {
+            match c {
+                b'{' => stack.push(Frame::Object {
+                    key: None,
+                    want_key: true,
+                }),
+                b'[' => stack.push(Frame::Array { index: 0 }),
+                _ => {}
+            }
+            return Some(path(&stack));
+        }
+        match c {
+            b'{' => stack.push(Frame::Object {
+                key: None,
+                want_key: true,
+            }),
+            b'[' => stack.push(Frame::Array { index: 0 }),
+            b'}' | b']' => {
+                stack.pop();
+                if stack.is_empty() {
+                    return None;
                 }
-                Some(JsonNode::Array {
-                    start,
-                    end: self.i,
-                    values,
-                })
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Array { index }) => *index += 1,
+                Some(Frame::Object { want_key, .. }) => *want_key = true,
+                None => return None,
+            },
+            b':' => {
+                if let Some(Frame::Object { want_key, .. }) = stack.last_mut() {
+                    *want_key = false;
+                }
             }
             b'"' => {
-                self.string()?;
-                Some(JsonNode::Scalar)
-            }
-            _ => {
-                let start = self.i;
-                while self
-                    .b
-                    .get(self.i)
-                    .is_some_and(|c| !matches!(c, b',' | b'}' | b']') && !c.is_ascii_whitespace())
+                let start = i;
+                i += 1;
+                while i < src.len() && src[i] != b'"' {
+                    if i == offset {
+                        return Some(path(&stack));
+                    }
+                    i += if src[i] == b'\\' { 2 } else { 1 };
+                }
+                if i >= src.len() {
+                    return None;
+                }
+                if i == offset {
+                    return Some(path(&stack));
+                }
+                if let Some(Frame::Object {
+                    key,
+                    want_key: true,
+                }) = stack.last_mut()
                 {
-                    self.i += 1;
+                    let raw = std::str::from_utf8(&src[start..=i]).ok()?;
+                    *key = Some(serde_json::from_str(raw).ok()?);
                 }
-                (self.i > start).then_some(JsonNode::Scalar)
             }
+            _ => {}
         }
+        i += 1;
     }
-
-    fn string(&mut self) -> Option<String> {
-        let start = self.i;
-        self.i += 1;
-        while let Some(&c) = self.b.get(self.i) {
-            match c {
-                b'\\' => self.i += 2,
-                b'"' => {
-                    self.i += 1;
-                    let raw = std::str::from_utf8(&self.b[start..self.i]).ok()?;
-                    return serde_json::from_str(raw).ok();
-                }
-                _ => self.i += 1,
-            }
-        }
-        None
-    }
+    None
 }
 
 #[cfg(test)]

@@ -1,0 +1,105 @@
+//! The top level: global flags (`-chdir`, `-version`, `-help`) and the
+//! choice of command.
+
+use crate::commands;
+use crate::flags::{self, bool_flag, value_flag};
+use crate::view::Streams;
+
+const USAGE: &str = "Usage: tofu-rs [global options] <subcommand> [args]
+
+The available commands for execution are listed below.
+
+Main commands:
+  init          Prepare your working directory for other commands
+  validate      Check whether the configuration is valid
+  plan-lite     Show the changes a plan would create, without providers
+  console       Try OpenTofu expressions at an interactive command prompt
+
+Other commands:
+  graph         Generate a Graphviz graph of the steps in an operation
+  inspect       Show a module's variables, outputs, resources and calls
+  providers     Show the providers required for this configuration
+  version       Show the current tofu-rs version
+
+Global options (use these before the subcommand, if any):
+  -chdir=DIR    Switch to a different working directory before executing the
+                given subcommand.
+  -help         Show this help output, or the help for a specified subcommand.
+  -version      An alias for the \"version\" subcommand.
+";
+
+/// Runs a command line (without the program name) and returns the exit
+/// status.
+pub fn run(args: &[String]) -> i32 {
+    let mut streams = Streams::system();
+    run_with(args, &mut streams)
+}
+
+/// Runs a command line with the given output streams.
+pub fn run_with(args: &[String], streams: &mut Streams) -> i32 {
+    let global = [
+        value_flag("chdir"),
+        bool_flag("version"),
+        bool_flag("v"),
+        bool_flag("help"),
+        bool_flag("h"),
+    ];
+    let parsed = match flags::parse(args, &global) {
+        Ok(p) => p,
+        Err(e) => {
+            streams.eprint(&format!("{e}\n\n{USAGE}"));
+            return 1;
+        }
+    };
+    if let Some(dir) = parsed.last("chdir") {
+        if let Err(e) = std::env::set_current_dir(dir) {
+            streams.eprint(&format!(
+                "Error handling -chdir option: chdir {dir}: {}\n",
+                io_error_text(&e)
+            ));
+            return 1;
+        }
+    }
+    if parsed.bool("version", false) || parsed.bool("v", false) {
+        return commands::version::run(&[], streams);
+    }
+    let Some((name, rest)) = parsed.args.split_first() else {
+        streams.print(USAGE);
+        return if parsed.bool("help", false) || parsed.bool("h", false) {
+            0
+        } else {
+            1
+        };
+    };
+    if parsed.bool("help", false) || parsed.bool("h", false) {
+        streams.print(USAGE);
+        return 0;
+    }
+    match name.as_str() {
+        "version" => commands::version::run(rest, streams),
+        "validate" => commands::validate::run(rest, streams),
+        "inspect" => commands::inspect::run(rest, streams),
+        other => {
+            streams.eprint(&format!(
+                "tofu-rs has no command named \"{other}\".\n\nTo see all of tofu-rs's top-level commands, run:\n  tofu-rs -help\n\n"
+            ));
+            1
+        }
+    }
+}
+
+/// An I/O error as Go prints it (`no such file or directory`).
+pub fn io_error_text(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => {
+            let s = e.to_string();
+            // Rust appends " (os error N)"; Go does not.
+            match s.find(" (os error") {
+                Some(i) => s[..i].to_lowercase(),
+                None => s,
+            }
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! One module per command.
+
+pub mod inspect;
+pub mod validate;
+pub mod version;

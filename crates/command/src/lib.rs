@@ -1,0 +1,11 @@
+//! The tofu-rs command line: OpenTofu's commands and flags over the
+//! tofu-rs crates. Thin on purpose: each command parses its flags, calls the
+//! library crates and renders through [`view::View`].
+
+pub mod cli;
+pub mod commands;
+pub mod flags;
+pub mod loader;
+pub mod view;
+
+pub use cli::run;

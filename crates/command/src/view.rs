@@ -1,0 +1,93 @@
+//! Where output goes and how diagnostics look: OpenTofu's views. Errors go
+//! to stderr and warnings to stdout, in the box format; `-no-color` or
+//! `NO_COLOR` turns colour off.
+
+use std::io::Write;
+
+use tfdiags::{Diagnostics, SourceMap};
+
+/// stdout and stderr, or buffers in tests.
+pub enum Streams {
+    System,
+    Captured { stdout: Vec<u8>, stderr: Vec<u8> },
+}
+
+impl Streams {
+    pub fn system() -> Streams {
+        Streams::System
+    }
+
+    pub fn captured() -> Streams {
+        Streams::Captured {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+        }
+    }
+
+    /// Writes to stdout. A closed pipe is not an error worth a panic.
+    pub fn print(&mut self, s: &str) {
+        match self {
+            Streams::System => {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(s.as_bytes());
+                let _ = out.flush();
+            }
+            Streams::Captured { stdout, .. } => stdout.extend_from_slice(s.as_bytes()),
+        }
+    }
+
+    /// Writes to stderr.
+    pub fn eprint(&mut self, s: &str) {
+        match self {
+            Streams::System => {
+                let mut err = std::io::stderr().lock();
+                let _ = err.write_all(s.as_bytes());
+                let _ = err.flush();
+            }
+            Streams::Captured { stderr, .. } => stderr.extend_from_slice(s.as_bytes()),
+        }
+    }
+}
+
+/// How a command shows diagnostics.
+pub struct View {
+    pub options: tfdiags::ViewOptions,
+}
+
+impl View {
+    /// The view for a command: colour unless `-no-color` was given or
+    /// `NO_COLOR` is set.
+    pub fn new(no_color_flag: bool) -> View {
+        let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        View {
+            options: tfdiags::ViewOptions {
+                color: !(no_color_flag || no_color_env),
+                ..tfdiags::ViewOptions::default()
+            },
+        }
+    }
+
+    /// Renders diagnostics as OpenTofu's views do: sorted, de-duplicated,
+    /// filtered and consolidated; errors to stderr, warnings to stdout.
+    pub fn diagnostics(&self, streams: &mut Streams, diags: &Diagnostics, sources: &SourceMap) {
+        // Until module sources are known here every module counts as local.
+        let is_local = |_: &tfdiags::DeprecationCause| true;
+        for msg in tfdiags::render_diagnostics(diags, sources, &self.options, &is_local) {
+            match msg.stream {
+                tfdiags::Stream::Stderr => streams.eprint(&msg.text),
+                tfdiags::Stream::Stdout => streams.print(&msg.text),
+            }
+        }
+    }
+
+    /// A green "Success!" line as OpenTofu prints it (`Println` of a message
+    /// that already ends in a newline, so a blank line follows).
+    pub fn success_line(&self, message: &str) -> String {
+        let rest = message.strip_prefix("Success!").unwrap_or(message);
+        if self.options.color {
+            format!("\x1b[32m\x1b[1mSuccess!\x1b[0m{rest}\n\x1b[0m\n")
+        } else {
+            format!("Success!{rest}\n\n")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Bad input never panics and never overflows the stack: each of these gets
+//! a diagnostic and exit status 1 from both `inspect` and `validate`.
+
+use std::path::Path;
+use std::process::Command;
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tofu-rs"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run tofu-rs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Writes `content` as `main.tf` (or `name`) in a fresh directory and checks
+/// that both commands report an error without crashing.
+fn assert_rejected(name: &str, content: &[u8]) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(name), content).unwrap();
+    for args in [&["validate"][..], &["inspect", "-json", "."][..]] {
+        let (code, stdout, stderr) = run(dir.path(), args);
+        assert!(
+            !stderr.contains("panicked") && code != 101 && code >= 0,
+            "{name} {args:?}: crashed (exit {code}):\n{stderr}"
+        );
+        assert_eq!(
+            code, 1,
+            "{name} {args:?}: exit {code}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        );
+        let all = format!("{stdout}{stderr}");
+        assert!(
+            all.contains("Error") || all.contains("\"severity\": \"error\""),
+            "{name} {args:?}: no diagnostic:\n{all}"
+        );
+    }
+}
+
+#[test]
+fn truncated_files() {
+    let full =
+        "resource \"terraform_data\" \"a\" {\n  input = {\n    x = [1, 2, \"${var.y}\"]\n  }\n}\n";
+    for cut in [10, 25, 40, 52, 60, full.len() - 3] {
+        assert_rejected("main.tf", &full.as_bytes()[..cut]);
+    }
+    let json = "{\"resource\": {\"terraform_data\": {\"a\": {\"input\": [1, 2";
+    assert_rejected("main.tf.json", json.as_bytes());
+}
+
+#[test]
+fn binary_garbage() {
+    let mut bytes = Vec::new();
+    let mut x: u32 = 12345;
+    for _ in 0..4096 {
+        x = x.wrapping_mul(1103515245).wrapping_add(12345);
+        bytes.push((x >> 16) as u8);
+    }
+    assert_rejected("main.tf", &bytes);
+    assert_rejected("main.tf.json", &bytes);
+}
+
+#[test]
+fn invalid_utf8() {
+    assert_rejected(
+        "main.tf",
+        b"variable \"x\" {\n  default = \"\xff\xfe\"\n}\n",
+    );
+}
+
+#[test]
+fn deeply_nested_brackets() {
+    let depth = 100_000;
+    let native = format!(
+        "locals {{\n  x = {}{}\n}}\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    assert_rejected("main.tf", native.as_bytes());
+    let json = format!(
+        "{{\"locals\": {{\"x\": {}{}}}}}",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    assert_rejected("main.tf.json", json.as_bytes());
+}
+
+#[test]
+fn fifty_megabyte_file() {
+    // 50 MB of valid blocks with one error at the very end.
+    let block = "resource \"terraform_data\" \"r\" {\n  input = \"some text to make the block longer ${1 + 2}\"\n}\n";
+    let mut text = String::with_capacity(50 * 1024 * 1024 + 100);
+    let mut i = 0;
+    while text.len() < 50 * 1024 * 1024 {
+        text.push_str(&block.replace("\"r\"", &format!("\"r{i}\"")));
+        i += 1;
+    }
+    text.push_str("resource \"terraform_data\" {\n");
+    assert_rejected("main.tf", text.as_bytes());
+}

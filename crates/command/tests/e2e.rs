@@ -1,0 +1,122 @@
+//! End-to-end fixtures: every folder under `tests/e2e/` is one case.
+//!
+//! A case holds `args` (one argument per line), `in/` (the working
+//! directory, copied to a temporary directory before the run) and the
+//! expectations beside them: `stdout`, `stderr` (absent = empty) and `exit`
+//! (absent = 0). The binary runs with `NO_COLOR=1` and no `TF_*` variables.
+//! `E2E_UPDATE=1 cargo test --test e2e` rewrites the expectations from what
+//! the binary printed; review the diff like code.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/e2e")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn read_or_empty(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+/// Runs one case; returns a description of each mismatch.
+fn run_case(case: &Path, update: bool) -> Vec<String> {
+    let args: Vec<String> = read_or_empty(&case.join("args"))
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    let work = tempfile::tempdir().unwrap();
+    if case.join("in").is_dir() {
+        copy_dir(&case.join("in"), work.path());
+    }
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tofu-rs"));
+    cmd.args(&args)
+        .current_dir(work.path())
+        .env("NO_COLOR", "1");
+    for (k, _) in std::env::vars() {
+        if k.starts_with("TF_") {
+            cmd.env_remove(k);
+        }
+    }
+    let out = cmd.output().expect("run tofu-rs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let exit = out.status.code().unwrap_or(-1);
+    assert!(
+        !stderr.contains("panicked"),
+        "{}: tofu-rs panicked:\n{stderr}",
+        case.display()
+    );
+
+    if update {
+        let write = |name: &str, text: &str, default: &str| {
+            let p = case.join(name);
+            if text == default {
+                let _ = std::fs::remove_file(p);
+            } else {
+                std::fs::write(p, text).unwrap();
+            }
+        };
+        write("stdout", &stdout, "");
+        write("stderr", &stderr, "");
+        write("exit", &format!("{exit}\n"), "0\n");
+        return Vec::new();
+    }
+    let mut problems = Vec::new();
+    let want_exit: i32 = read_or_empty(&case.join("exit"))
+        .trim()
+        .parse()
+        .unwrap_or(0);
+    if exit != want_exit {
+        problems.push(format!("exit status {exit}, expected {want_exit}"));
+    }
+    for (name, got) in [("stdout", &stdout), ("stderr", &stderr)] {
+        let want = read_or_empty(&case.join(name));
+        if *got != want {
+            problems.push(format!(
+                "{name} differs\n--- expected\n{want}\n--- got\n{got}"
+            ));
+        }
+    }
+    problems
+}
+
+#[test]
+fn e2e_fixtures() {
+    let update = std::env::var_os("E2E_UPDATE").is_some();
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(cases_dir())
+        .expect("tests/e2e exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("args").is_file())
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty(), "no e2e cases found");
+    let mut failures = Vec::new();
+    for case in &cases {
+        for p in run_case(case, update) {
+            failures.push(format!(
+                "{}: {p}",
+                case.file_name().unwrap().to_string_lossy()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} e2e problem(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}

@@ -1,0 +1,593 @@
+//! A module: the files of one directory combined, with OpenTofu's duplicate
+//! checks and override-file merging (`NewModule`, `appendFile`,
+//! `mergeFile`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hclsyntax::{Diagnostic, Diagnostics, SourceFile};
+
+use crate::backend::Backend;
+use crate::checks::Check;
+use crate::cloud::CloudConfig;
+use crate::config_file::ConfigFile;
+use crate::encryption::EncryptionConfig;
+use crate::file_names::dir_files;
+use crate::import::Import;
+use crate::module_call::ModuleCall;
+use crate::moved::Moved;
+use crate::named_values::{Local, Output, Variable};
+use crate::parser::{display_path, load_files, LoadedFile};
+use crate::provider::{Provider, ProviderMeta};
+use crate::provider_requirements::RequiredProviders;
+use crate::removed::Removed;
+use crate::resource::Resource;
+use crate::version_constraint::VersionConstraint;
+
+/// One module's declarations, keyed by name.
+#[derive(Debug, Default)]
+pub struct Module {
+    /// The directory the module was loaded from, as given.
+    pub source_dir: PathBuf,
+    /// The sources of the files, for quoting in diagnostics.
+    pub sources: Vec<Arc<SourceFile>>,
+    pub core_version_constraints: Vec<VersionConstraint>,
+    pub backend: Option<Backend>,
+    pub cloud_config: Option<CloudConfig>,
+    /// Keyed as OpenTofu keys them: `name` or `name.alias`.
+    pub provider_configs: BTreeMap<String, Provider>,
+    pub provider_requirements: Option<RequiredProviders>,
+    pub provider_metas: Vec<ProviderMeta>,
+    pub encryption: Option<EncryptionConfig>,
+    pub variables: BTreeMap<String, Variable>,
+    pub locals: BTreeMap<String, Local>,
+    pub outputs: BTreeMap<String, Output>,
+    pub module_calls: BTreeMap<String, ModuleCall>,
+    /// Keyed `type.name`.
+    pub managed_resources: BTreeMap<String, Resource>,
+    pub data_resources: BTreeMap<String, Resource>,
+    pub ephemeral_resources: BTreeMap<String, Resource>,
+    pub moved: Vec<Moved>,
+    pub imports: Vec<Import>,
+    pub removed: Vec<Removed>,
+    pub checks: BTreeMap<String, Check>,
+}
+
+/// Loads the module in `dir`: every primary file, then every override
+/// file, combined. Only a directory that cannot be read gives no module.
+pub fn load_module_dir(dir: &Path) -> (Option<Module>, Diagnostics) {
+    let files = match dir_files(dir) {
+        Ok(f) => f,
+        Err(detail) => {
+            return (
+                None,
+                vec![Diagnostic {
+                    severity: hclsyntax::Severity::Error,
+                    summary: "Failed to read module directory".into(),
+                    detail,
+                    subject: None,
+                    context: None,
+                }],
+            )
+        }
+    };
+    let named = |paths: &[PathBuf]| -> Vec<(PathBuf, String)> {
+        paths
+            .iter()
+            .map(|p| {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+                let shown = display_path(dir, &name.unwrap_or_default());
+                (p.clone(), shown)
+            })
+            .collect()
+    };
+    let primary = load_files(&named(&files.primary), false);
+    let overrides = load_files(&named(&files.overrides), true);
+    let (mut module, diags) = Module::from_files(primary, overrides);
+    module.source_dir = dir.to_path_buf();
+    (Some(module), diags)
+}
+
+impl Module {
+    /// Combines decoded files: primaries appended in order, then overrides
+    /// merged in order.
+    pub fn from_files(
+        primary: Vec<LoadedFile>,
+        overrides: Vec<LoadedFile>,
+    ) -> (Module, Diagnostics) {
+        let mut module = Module::default();
+        let mut diags = Diagnostics::new();
+        let mut primary_configs = Vec::new();
+        for f in primary {
+            diags.extend(f.diagnostics);
+            module.sources.push(f.source);
+            primary_configs.push(f.config);
+        }
+        let mut override_configs = Vec::new();
+        for f in overrides {
+            diags.extend(f.diagnostics);
+            module.sources.push(f.source);
+            override_configs.push(f.config);
+        }
+
+        // required_providers first, so resources see provider local names.
+        for file in &mut primary_configs {
+            for r in file.required_providers.drain(..) {
+                match &module.provider_requirements {
+                    Some(existing) => diags.push(Diagnostic::error(
+                        "Duplicate required providers configuration",
+                        format!(
+                            "A module may have only one required providers configuration. The required providers were previously configured at {}.",
+                            existing.decl_range
+                        ),
+                        r.decl_range.clone(),
+                    )),
+                    None => module.provider_requirements = Some(r),
+                }
+            }
+        }
+        for file in &mut override_configs {
+            for r in file.required_providers.drain(..) {
+                match &mut module.provider_requirements {
+                    Some(existing) => existing.override_with(r),
+                    None => module.provider_requirements = Some(r),
+                }
+            }
+        }
+
+        for file in primary_configs {
+            diags.extend(module.append_file(file));
+        }
+        for file in override_configs {
+            diags.extend(module.merge_file(file));
+        }
+        // Sources and versions that are plain constants are decoded now;
+        // those that use variables, locals or functions wait for the
+        // static evaluator.
+        for call in module.module_calls.values_mut() {
+            let constant = |e: &Option<hclsyntax::Expr>| {
+                e.as_ref().is_none_or(crate::decode_value::is_constant_expr)
+            };
+            let version = call.version_attr.as_ref().map(|a| a.expr.clone());
+            if constant(&call.source) && constant(&version) {
+                diags.extend(call.decode_constant_static_fields());
+            }
+        }
+        (module, diags)
+    }
+
+    fn append_file(&mut self, file: ConfigFile) -> Diagnostics {
+        let mut diags = Diagnostics::new();
+        self.core_version_constraints
+            .extend(file.core_version_constraints);
+
+        for b in file.backends {
+            match &self.backend {
+                Some(existing) => diags.push(Diagnostic::error(
+                    "Duplicate backend configuration",
+                    format!(
+                        "A module may have only one backend configuration. The backend was previously configured at {}.",
+                        existing.decl_range
+                    ),
+                    b.decl_range.clone(),
+                )),
+                None => self.backend = Some(b),
+            }
+        }
+        for c in file.cloud_configs {
+            match &self.cloud_config {
+                Some(existing) => diags.push(Diagnostic::error(
+                    "Duplicate cloud configurations",
+                    format!(
+                        "A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at {}.",
+                        existing.decl_range
+                    ),
+                    c.decl_range.clone(),
+                )),
+                None => self.cloud_config = Some(c),
+            }
+        }
+        if let (Some(b), Some(c)) = (&self.backend, &self.cloud_config) {
+            diags.push(Diagnostic::error(
+                "Both a backend and a cloud configuration are present",
+                format!(
+                    "A module may declare either one 'cloud' block configuring a cloud backend OR one 'backend' block configuring a state backend. A cloud backend is configured at {}; a backend is configured at {}. Remove the backend block to configure a cloud backend.",
+                    c.decl_range, b.decl_range
+                ),
+                b.decl_range.clone(),
+            ));
+        }
+
+        for pc in file.provider_configs {
+            let key = pc.module_unique_key();
+            if let Some(existing) = self.provider_configs.get(&key) {
+                let detail = match &existing.alias {
+                    None => format!(
+                        "A default (non-aliased) provider configuration for \"{}\" was already given at {}. If multiple configurations are required, set the \"alias\" argument for alternative configurations.",
+                        existing.name, existing.decl_range
+                    ),
+                    Some(alias) => format!(
+                        "A provider configuration for \"{}\" with alias \"{}\" was already given at {}. Each configuration for the same provider must have a distinct alias.",
+                        existing.name, alias, existing.decl_range
+                    ),
+                };
+                diags.push(Diagnostic::error(
+                    "Duplicate provider configuration",
+                    detail,
+                    pc.decl_range.clone(),
+                ));
+                continue;
+            }
+            self.provider_configs.insert(key, pc);
+        }
+
+        for pm in file.provider_metas {
+            if let Some(existing) = self
+                .provider_metas
+                .iter()
+                .find(|e| e.provider == pm.provider)
+            {
+                diags.push(Diagnostic::error(
+                    "Duplicate provider_meta block",
+                    format!(
+                        "A provider_meta block for provider \"{}\" was already declared at {}. Providers may only have one provider_meta block per module.",
+                        existing.provider, existing.decl_range
+                    ),
+                    pm.decl_range.clone(),
+                ));
+            }
+            self.provider_metas.push(pm);
+        }
+
+        for e in file.encryptions {
+            match &self.encryption {
+                Some(existing) => diags.push(Diagnostic::error(
+                    "Duplicate encryption configuration",
+                    format!(
+                        "A module may have only one encryption configuration. Encryption was previously configured at {}.",
+                        existing.decl_range
+                    ),
+                    e.decl_range.clone(),
+                )),
+                None => self.encryption = Some(e),
+            }
+        }
+
+        for v in file.variables {
+            if let Some(existing) = self.variables.get(&v.name) {
+                diags.push(Diagnostic::error(
+                    "Duplicate variable declaration",
+                    format!(
+                        "A variable named \"{}\" was already declared at {}. Variable names must be unique within a module.",
+                        existing.name, existing.decl_range
+                    ),
+                    v.decl_range.clone(),
+                ));
+            }
+            self.variables.insert(v.name.clone(), v);
+        }
+        for l in file.locals {
+            if let Some(existing) = self.locals.get(&l.name) {
+                diags.push(Diagnostic::error(
+                    "Duplicate local value definition",
+                    format!(
+                        "A local value named \"{}\" was already defined at {}. Local value names must be unique within a module.",
+                        existing.name, existing.decl_range
+                    ),
+                    l.decl_range.clone(),
+                ));
+            }
+            self.locals.insert(l.name.clone(), l);
+        }
+        for o in file.outputs {
+            if let Some(existing) = self.outputs.get(&o.name) {
+                diags.push(Diagnostic::error(
+                    "Duplicate output definition",
+                    format!(
+                        "An output named \"{}\" was already defined at {}. Output names must be unique within a module.",
+                        existing.name, existing.decl_range
+                    ),
+                    o.decl_range.clone(),
+                ));
+            }
+            self.outputs.insert(o.name.clone(), o);
+        }
+        for mc in file.module_calls {
+            if let Some(existing) = self.module_calls.get(&mc.name) {
+                diags.push(Diagnostic::error(
+                    "Duplicate module call",
+                    format!(
+                        "A module call named \"{}\" was already defined at {}. Module calls must have unique names within a module.",
+                        existing.name, existing.decl_range
+                    ),
+                    mc.decl_range.clone(),
+                ));
+            }
+            self.module_calls.insert(mc.name.clone(), mc);
+        }
+
+        for r in file.managed_resources {
+            let key = r.addr();
+            if let Some(existing) = self.managed_resources.get(&key) {
+                diags.push(Diagnostic::error(
+                    format!("Duplicate resource \"{}\" configuration", existing.type_name),
+                    format!(
+                        "A {} resource named \"{}\" was already declared at {}. Resource names must be unique per type in each module.",
+                        existing.type_name, existing.name, existing.decl_range
+                    ),
+                    r.decl_range.clone(),
+                ));
+                continue;
+            }
+            self.managed_resources.insert(key, r);
+        }
+        for r in file.data_resources {
+            let key = r.addr();
+            if let Some(existing) = self.data_resources.get(&key) {
+                diags.push(Diagnostic::error(
+                    format!("Duplicate data \"{}\" configuration", existing.type_name),
+                    format!(
+                        "A {} data resource named \"{}\" was already declared at {}. Resource names must be unique per type in each module.",
+                        existing.type_name, existing.name, existing.decl_range
+                    ),
+                    r.decl_range.clone(),
+                ));
+                continue;
+            }
+            self.data_resources.insert(key, r);
+        }
+        for r in file.ephemeral_resources {
+            let key = r.addr();
+            if let Some(existing) = self.ephemeral_resources.get(&key) {
+                diags.push(Diagnostic::error(
+                    format!(
+                        "Duplicate ephemeral resource \"{}\" configuration",
+                        existing.type_name
+                    ),
+                    format!(
+                        "A {} ephemeral resource named \"{}\" was already declared at {}. Resource names must be unique per type in each module.",
+                        existing.type_name, existing.name, existing.decl_range
+                    ),
+                    r.decl_range.clone(),
+                ));
+                continue;
+            }
+            self.ephemeral_resources.insert(key, r);
+        }
+
+        for c in file.checks {
+            if let Some(data) = &c.data_resource {
+                let key = data.addr();
+                if let Some(existing) = self.data_resources.get(&key) {
+                    diags.push(Diagnostic::error(
+                        format!("Duplicate data \"{}\" configuration", existing.type_name),
+                        format!(
+                            "A {} data resource named \"{}\" was already declared at {}. Resource names must be unique per type in each module, including within check blocks.",
+                            existing.type_name, existing.name, existing.decl_range
+                        ),
+                        data.decl_range.clone(),
+                    ));
+                    continue;
+                }
+                self.data_resources.insert(key, data.clone());
+            }
+            if let Some(existing) = self.checks.get(&c.name) {
+                diags.push(Diagnostic::error(
+                    format!("Duplicate check \"{}\" configuration", existing.name),
+                    format!(
+                        "A check block named \"{}\" was already declared at {}. Check blocks must be unique within each module.",
+                        existing.name, existing.decl_range
+                    ),
+                    c.decl_range.clone(),
+                ));
+                continue;
+            }
+            self.checks.insert(c.name.clone(), c);
+        }
+
+        self.moved.extend(file.moved);
+        for i in file.imports {
+            if let Some(to) = i.resolved_to.as_ref().map(|r| r.display()) {
+                if let Some(existing) = self.imports.iter().find(|mi| {
+                    mi.resolved_to.as_ref().map(|r| r.display()).as_deref() == Some(to.as_str())
+                }) {
+                    diags.push(Diagnostic::error(
+                        format!("Duplicate import configuration for \"{to}\""),
+                        format!(
+                            "An import block for the resource \"{to}\" was already declared at {}. A resource can have only one import block.",
+                            existing.decl_range
+                        ),
+                        i.decl_range.clone(),
+                    ));
+                    continue;
+                }
+            }
+            self.imports.push(i);
+        }
+        self.removed.extend(file.removed);
+        diags
+    }
+
+    fn merge_file(&mut self, file: ConfigFile) -> Diagnostics {
+        let mut diags = Diagnostics::new();
+        let mut backends = file.backends.into_iter();
+        if let Some(first) = backends.next() {
+            if let Some(second) = backends.next() {
+                diags.push(Diagnostic::error(
+                    "Duplicate backend configuration",
+                    format!(
+                        "Each override file may have only one backend configuration. A backend was previously configured at {}.",
+                        first.decl_range
+                    ),
+                    second.decl_range.clone(),
+                ));
+            } else {
+                // A backend replaces any cloud block, and the other way round.
+                self.cloud_config = None;
+                self.backend = Some(first);
+            }
+        }
+        let mut clouds = file.cloud_configs.into_iter();
+        if let Some(first) = clouds.next() {
+            if let Some(second) = clouds.next() {
+                diags.push(Diagnostic::error(
+                    "Duplicate cloud configurations",
+                    format!(
+                        "A module may have only one 'cloud' block configuring a cloud backend. A cloud backend was previously configured at {}.",
+                        first.decl_range
+                    ),
+                    second.decl_range.clone(),
+                ));
+            } else {
+                self.backend = None;
+                self.cloud_config = Some(first);
+            }
+        }
+
+        for pc in file.provider_configs {
+            let key = pc.module_unique_key();
+            match self.provider_configs.get_mut(&key) {
+                Some(existing) => diags.extend(existing.merge(&pc)),
+                // An absent default configuration is an empty one, which
+                // the override may fill in.
+                None if pc.alias.is_none() => {
+                    self.provider_configs.insert(key, pc);
+                }
+                None => diags.push(Diagnostic::error(
+                    "Missing base provider configuration for override",
+                    format!(
+                        "There is no {} provider configuration with the alias \"{}\". An override file can only override an aliased provider configuration that was already defined in a primary configuration file.",
+                        pc.name,
+                        pc.alias.as_deref().unwrap_or_default()
+                    ),
+                    pc.decl_range.clone(),
+                )),
+            }
+        }
+
+        let mut encryptions = file.encryptions.into_iter();
+        if let Some(first) = encryptions.next() {
+            if let Some(second) = encryptions.next() {
+                diags.push(Diagnostic::error(
+                    "Duplicate encryption configuration",
+                    format!(
+                        "Each override file may have only one encryption configuration. Encryption was previously configured at {}.",
+                        first.decl_range
+                    ),
+                    second.decl_range.clone(),
+                ));
+            } else {
+                match &mut self.encryption {
+                    Some(existing) => existing.merge(first),
+                    None => self.encryption = Some(first),
+                }
+            }
+        }
+
+        for v in file.variables {
+            match self.variables.get_mut(&v.name) {
+                Some(existing) => diags.extend(existing.merge(&v)),
+                None => diags.push(Diagnostic::error(
+                    "Missing base variable declaration to override",
+                    format!(
+                        "There is no variable named \"{}\". An override file can only override a variable that was already declared in a primary configuration file.",
+                        v.name
+                    ),
+                    v.decl_range.clone(),
+                )),
+            }
+        }
+        for l in file.locals {
+            match self.locals.get_mut(&l.name) {
+                Some(existing) => diags.extend(existing.merge(&l)),
+                None => diags.push(Diagnostic::error(
+                    "Missing base local value definition to override",
+                    format!(
+                        "There is no local value named \"{}\". An override file can only override a local value that was already defined in a primary configuration file.",
+                        l.name
+                    ),
+                    l.decl_range.clone(),
+                )),
+            }
+        }
+        for o in file.outputs {
+            match self.outputs.get_mut(&o.name) {
+                Some(existing) => diags.extend(existing.merge(&o)),
+                None => diags.push(Diagnostic::error(
+                    "Missing base output definition to override",
+                    format!(
+                        "There is no output named \"{}\". An override file can only override an output that was already defined in a primary configuration file.",
+                        o.name
+                    ),
+                    o.decl_range.clone(),
+                )),
+            }
+        }
+        for mc in file.module_calls {
+            match self.module_calls.get_mut(&mc.name) {
+                Some(existing) => diags.extend(existing.merge(&mc)),
+                None => diags.push(Diagnostic::error(
+                    "Missing module call to override",
+                    format!(
+                        "There is no module call named \"{}\". An override file can only override a module call that was defined in a primary configuration file.",
+                        mc.name
+                    ),
+                    mc.decl_range.clone(),
+                )),
+            }
+        }
+        let merges = [
+            (file.managed_resources, "resource", "resource", "a resource"),
+            (file.data_resources, "data resource", "data", "a data"),
+            (
+                file.ephemeral_resources,
+                "ephemeral resource",
+                "ephemeral",
+                "an ephemeral",
+            ),
+        ];
+        for (resources, noun, kind, article) in merges {
+            for r in resources {
+                let map = match kind {
+                    "resource" => &mut self.managed_resources,
+                    "data" => &mut self.data_resources,
+                    _ => &mut self.ephemeral_resources,
+                };
+                match map.get_mut(&r.addr()) {
+                    Some(existing) => diags.extend(existing.merge(&r)),
+                    None => diags.push(Diagnostic::error(
+                        format!("Missing {noun} to override"),
+                        format!(
+                            "There is no {} {noun} named \"{}\". An override file can only override {article} block defined in a primary configuration file.",
+                            r.type_name, r.name
+                        ),
+                        r.decl_range.clone(),
+                    )),
+                }
+            }
+        }
+        for m in file.moved {
+            diags.push(Diagnostic::error(
+                "Cannot override 'moved' blocks",
+                "Records of moved objects can appear only in normal files, not in override files.",
+                m.decl_range.clone(),
+            ));
+        }
+        for i in file.imports {
+            diags.push(Diagnostic::error(
+                "Cannot override 'import' blocks",
+                "Import blocks can appear only in normal files, not in override files.",
+                i.decl_range.clone(),
+            ));
+        }
+        for r in file.removed {
+            diags.push(Diagnostic::error(
+                "Cannot override 'Removed' blocks",
+                "Removed blocks can appear only in normal files, not in override files.",
+                r.decl_range.clone(),
+            ));
+        }
+        diags
+    }
+}

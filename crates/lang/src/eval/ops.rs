@@ -1,0 +1,237 @@
+//! Binary and unary operators (HCL's `BinaryOpExpr` and `UnaryOpExpr`
+//! over cty's stdlib operator functions): operand conversion, short
+//! circuits for `&&` and `||`, null and unknown handling, marks.
+
+use cty::{convert::convert, Type, Value, ValueMarks};
+use hclsyntax::{has_errors, BinaryOp, Diagnostic, Diagnostics, Expr, UnaryOp};
+
+use super::eval;
+use crate::context::EvalContext;
+
+/// The type operands are converted to and the type of the result.
+fn op_types(op: BinaryOp) -> (Type, Type) {
+    use BinaryOp::*;
+    match op {
+        Or | And => (Type::Bool, Type::Bool),
+        Equal | NotEqual => (Type::Dynamic, Type::Bool),
+        Greater | GreaterOrEqual | Less | LessOrEqual => (Type::Number, Type::Bool),
+        Add | Subtract | Multiply | Divide | Modulo => (Type::Number, Type::Number),
+    }
+}
+
+fn operation_failed(expr: &Expr, msg: &str) -> Diagnostic {
+    Diagnostic::error(
+        "Operation failed",
+        format!("Error during operation: {msg}."),
+        expr.range.clone(),
+    )
+}
+
+pub(super) fn eval_binary(
+    expr: &Expr,
+    op: BinaryOp,
+    lhs_expr: &Expr,
+    rhs_expr: &Expr,
+    ctx: &EvalContext<'_>,
+) -> (Value, Diagnostics) {
+    let (param_ty, result_ty) = op_types(op);
+    let mut diags = Diagnostics::new();
+
+    let (given_lhs, lhs_diags) = eval(lhs_expr, ctx);
+    let lhs = match convert(&given_lhs, &param_ty) {
+        Ok(v) => v,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error(
+                    "Invalid operand",
+                    format!("Unsuitable value for left operand: {e}."),
+                    lhs_expr.range.clone(),
+                )
+                .with_context(expr.range.clone()),
+            );
+            Value::unknown(param_ty.clone())
+        }
+    };
+    let (given_rhs, rhs_diags) = eval(rhs_expr, ctx);
+    let rhs = match convert(&given_rhs, &param_ty) {
+        Ok(v) => v,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error(
+                    "Invalid operand",
+                    format!("Unsuitable value for right operand: {e}."),
+                    rhs_expr.range.clone(),
+                )
+                .with_context(expr.range.clone()),
+            );
+            Value::unknown(param_ty.clone())
+        }
+    };
+    if has_errors(&diags) {
+        diags.extend(lhs_diags);
+        diags.extend(rhs_diags);
+        return (Value::unknown(result_ty), diags);
+    }
+
+    let (lhs, lhs_marks) = lhs.unmark_with_marks();
+    let (rhs, rhs_marks) = rhs.unmark_with_marks();
+    let marks: ValueMarks = lhs_marks.into_iter().chain(rhs_marks).collect();
+
+    if matches!(op, BinaryOp::Or | BinaryOp::And) {
+        if let Some((v, d)) = short_circuit(op, &lhs, &rhs, &lhs_diags, &rhs_diags) {
+            return (v.with_marks(marks), d);
+        }
+    }
+
+    diags.extend(lhs_diags);
+    diags.extend(rhs_diags);
+    if has_errors(&diags) {
+        return (Value::unknown(result_ty).with_marks(marks), diags);
+    }
+
+    match apply_binary(op, &lhs, &rhs) {
+        Ok(v) => (v.with_marks(marks), diags),
+        Err(msg) => {
+            diags.push(operation_failed(expr, &msg));
+            (Value::unknown(result_ty), diags)
+        }
+    }
+}
+
+/// The short circuits of `||` and `&&` (operands unmarked and converted).
+fn short_circuit(
+    op: BinaryOp,
+    lhs: &Value,
+    rhs: &Value,
+    lhs_diags: &Diagnostics,
+    rhs_diags: &Diagnostics,
+) -> Option<(Value, Diagnostics)> {
+    // The value that decides the result on its own: true for ||, false for &&.
+    let decisive = op == BinaryOp::Or;
+    let unknown = Value::unknown(Type::Bool);
+    if !lhs.is_known() && !rhs.is_known() {
+        if !has_errors(lhs_diags) {
+            return Some((unknown, lhs_diags.clone()));
+        }
+        return None;
+    }
+    if lhs.as_bool() == Some(decisive) {
+        return Some((Value::bool(decisive), lhs_diags.clone()));
+    }
+    if rhs.as_bool() == Some(decisive) {
+        return Some((Value::bool(decisive), rhs_diags.clone()));
+    }
+    if !lhs.is_known() && rhs.as_bool() == Some(!decisive) {
+        return Some((unknown, lhs_diags.clone()));
+    }
+    if !rhs.is_known() && lhs.as_bool() == Some(!decisive) {
+        return Some((unknown, rhs_diags.clone()));
+    }
+    None
+}
+
+/// The operator's function on unmarked, converted operands. `Err` carries
+/// the message of "Operation failed".
+fn apply_binary(op: BinaryOp, lhs: &Value, rhs: &Value) -> Result<Value, String> {
+    use BinaryOp::*;
+    if matches!(op, Equal | NotEqual) {
+        let eq = lhs.equals(rhs);
+        return Ok(if op == Equal { eq } else { eq.not() });
+    }
+    if lhs.is_null() || rhs.is_null() {
+        return Err("argument must not be null".into());
+    }
+    let result_ty = op_types(op).1;
+    if !lhs.is_known() || !rhs.is_known() {
+        return Ok(Value::unknown(result_ty));
+    }
+    let nan_msg = match op {
+        Add => "can't compute sum of opposing infinities",
+        Subtract => "can't subtract infinity from itself",
+        Multiply => "can't multiply zero by infinity",
+        Divide => "can't divide zero by zero or infinity by infinity",
+        Modulo => "can't use modulo with zero and infinity",
+        _ => "",
+    };
+    let r = match op {
+        Or => Ok(lhs.or(rhs)),
+        And => Ok(lhs.and(rhs)),
+        Greater => lhs.greater_than(rhs),
+        GreaterOrEqual => lhs.greater_than_or_equal_to(rhs),
+        Less => lhs.less_than(rhs),
+        LessOrEqual => lhs.less_than_or_equal_to(rhs),
+        Add => lhs.add(rhs),
+        Subtract => lhs.subtract(rhs),
+        Multiply => lhs.multiply(rhs),
+        Divide => lhs.divide(rhs),
+        Modulo => modulo(lhs, rhs),
+        Equal | NotEqual => unreachable!("handled above"),
+    };
+    r.map_err(|e| {
+        if nan_msg.is_empty() {
+            e.msg
+        } else {
+            nan_msg.to_string()
+        }
+    })
+}
+
+/// cty's `Modulo`: `x % 0` is `x` (even for infinities, as Go's pointer
+/// comparison against the infinity constants never matches computed
+/// infinities).
+fn modulo(lhs: &Value, rhs: &Value) -> Result<Value, cty::ValueError> {
+    if rhs.as_number().is_some_and(|n| n.sign() == 0) {
+        return Ok(lhs.clone());
+    }
+    lhs.modulo(rhs)
+}
+
+pub(super) fn eval_unary(
+    expr: &Expr,
+    op: UnaryOp,
+    operand: &Expr,
+    ctx: &EvalContext<'_>,
+) -> (Value, Diagnostics) {
+    let ty = match op {
+        UnaryOp::Negate => Type::Number,
+        UnaryOp::Not => Type::Bool,
+    };
+    let (given, mut diags) = eval(operand, ctx);
+    let val = match convert(&given, &ty) {
+        Ok(v) => v,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error(
+                    "Invalid operand",
+                    format!("Unsuitable value for unary operand: {e}."),
+                    operand.range.clone(),
+                )
+                .with_context(expr.range.clone()),
+            );
+            Value::unknown(ty.clone())
+        }
+    };
+    if has_errors(&diags) {
+        return (Value::unknown(ty), diags);
+    }
+    // The operator functions allow marked operands and keep their marks.
+    let (plain, marks) = val.unmark_with_marks();
+    if plain.is_null() {
+        diags.push(operation_failed(expr, "argument must not be null"));
+        return (Value::unknown(ty), diags);
+    }
+    if !plain.is_known() {
+        return (Value::unknown(ty).with_marks(marks), diags);
+    }
+    let r = match op {
+        UnaryOp::Negate => plain.negate(),
+        UnaryOp::Not => Ok(plain.not()),
+    };
+    match r {
+        Ok(v) => (v.with_marks(marks), diags),
+        Err(e) => {
+            diags.push(operation_failed(expr, &e.msg));
+            (Value::unknown(ty), diags)
+        }
+    }
+}

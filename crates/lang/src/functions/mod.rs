@@ -1,0 +1,45 @@
+//! The builtin functions, one family per file, and the table that holds
+//! them ([`builtin_functions`]). Each family file exposes a `register`
+//! function adding its functions to a table.
+
+mod collection;
+mod conversion;
+mod encoding;
+mod format;
+mod meta;
+mod number;
+mod string;
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use crate::function::FunctionTable;
+
+pub use format::format_values;
+
+/// Every builtin function implemented so far, each also reachable as
+/// `core::NAME`: the families in [`crate::funcs`], then the core set here.
+pub fn builtin_functions() -> FunctionTable {
+    let mut t = FunctionTable::new();
+    crate::funcs::register_all(&mut t);
+    collection::register(&mut t);
+    conversion::register(&mut t);
+    encoding::register(&mut t);
+    format::register(&mut t);
+    meta::register(&mut t);
+    number::register(&mut t);
+    string::register(&mut t);
+    t
+}
+
+/// [`builtin_functions`], shared.
+pub fn builtin_table() -> Arc<FunctionTable> {
+    Arc::new(builtin_functions())
+}
+
+/// Go's `%q` for messages.
+pub(crate) fn quote(s: &str) -> String {
+    cty::format::go_quote(s)
+}

@@ -1,0 +1,13 @@
+variable "x" {
+  type    = string
+  default = var.y
+}
+
+variable "x" {}
+
+resource "aws_instance" "web" {
+  count    = 2
+  for_each = {}
+}
+
+varable "typo" {}
