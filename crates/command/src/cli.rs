@@ -77,7 +77,9 @@ pub fn run_with(args: &[String], streams: &mut Streams) -> i32 {
     }
     match name.as_str() {
         "version" => commands::version::run(rest, streams),
+        "init" => commands::init::run(rest, streams),
         "validate" => commands::validate::run(rest, streams),
+        "console" => commands::console::run(rest, streams),
         "inspect" => commands::inspect::run(rest, streams),
         other => {
             streams.eprint(&format!(

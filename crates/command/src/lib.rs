@@ -6,6 +6,9 @@ pub mod cli;
 pub mod commands;
 pub mod flags;
 pub mod loader;
+pub mod module_install;
+pub mod root_eval;
+pub mod variables;
 pub mod view;
 
 pub use cli::run;

@@ -1,93 +1,344 @@
-//! Loading the configuration a command works on: the root module and, from
-//! the module manifest that `init` writes, the installed child modules.
+//! Loading the configuration a command works on (`configload`): the root
+//! module, statically evaluated with the root call, then the tree of
+//! installed modules through [`build_config`] with the manifest walker,
+//! which reads `.terraform/modules/modules.json` and insists that it
+//! agrees with the configuration.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use configs::config::Config;
+use configs::config_build::{build_config, LoadedModule, ModuleRequest, ModuleWalker};
 use configs::module::{load_module_dir, Module};
-use tfdiags::{Diagnostic, Diagnostics, SourceMap};
+use configs::static_eval::StaticModuleCall;
+use configs::version_constraint::Version;
+use hclsyntax::{Diagnostic, Diagnostics, Severity};
+use initwd::{module_key, Manifest};
+use tfdiags::SourceMap;
 
-const MANIFEST: &str = ".terraform/modules/modules.json";
+/// The working directory's data directory (`TF_DATA_DIR`, else
+/// `.terraform`).
+pub fn data_dir() -> PathBuf {
+    match std::env::var_os("TF_DATA_DIR") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from(".terraform"),
+    }
+}
 
-/// The installed module directories by key (`a.b`), from `modules.json`.
-fn read_manifest(root: &Path) -> Option<BTreeMap<String, PathBuf>> {
-    let text = std::fs::read_to_string(root.join(MANIFEST)).ok()?;
-    let doc: serde_json::Value = if text.trim().is_empty() {
-        serde_json::json!({"Modules": []})
+/// The modules directory inside the data directory, relative to the
+/// working directory.
+pub fn modules_dir() -> String {
+    data_dir().join("modules").to_string_lossy().into_owned()
+}
+
+/// `rel` (a manifest directory) as seen from the process: unchanged when
+/// `work_dir` is the current directory, so file names in diagnostics stay
+/// as OpenTofu prints them (`modules/vpc/main.tf`).
+pub fn under(work_dir: &Path, rel: &str) -> PathBuf {
+    if work_dir == Path::new(".") || Path::new(rel).is_absolute() {
+        PathBuf::from(rel)
     } else {
-        serde_json::from_str(&text).ok()?
-    };
-    let mut dirs = BTreeMap::new();
-    for rec in doc.get("Modules")?.as_array()? {
-        let key = rec.get("Key")?.as_str()?.to_string();
-        let dir = rec.get("Dir")?.as_str()?;
-        dirs.insert(key, root.join(dir));
+        work_dir.join(rel)
     }
-    Some(dirs)
 }
 
-/// Loads the root module in `dir` and every installed descendant, with
-/// the diagnostics of all of them and their sources for rendering.
-pub fn load_root(dir: &Path) -> (Diagnostics, SourceMap) {
-    let mut diags = Diagnostics::new();
-    let mut sources = SourceMap::new();
-    let (module, more) = load_module_dir(dir);
-    for d in more {
-        diags.push(d);
+fn sourceless(summary: &str, detail: String) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Error,
+        summary: summary.to_string(),
+        detail,
+        subject: None,
+        context: None,
     }
-    let Some(module) = module else {
-        return (diags, sources);
-    };
-    let manifest = read_manifest(dir);
-    load_children(&module, "", manifest.as_ref(), &mut diags, &mut sources, 0);
-    for s in &module.sources {
-        sources.insert(s.clone());
-    }
-    (diags, sources)
 }
 
-/// Module calls nest at most this deep; deeper is a cycle of local paths.
-const MAX_DEPTH: usize = 100;
+/// The walker for an already initialized working directory
+/// (`Loader.moduleWalkerLoad`): every call must have a manifest record
+/// with the same source and an acceptable version.
+pub struct ManifestWalker {
+    manifest: Manifest,
+    /// The directory the records' relative `Dir`s are relative to.
+    work_dir: PathBuf,
+}
 
-fn load_children(
-    module: &Module,
-    key_prefix: &str,
-    manifest: Option<&BTreeMap<String, PathBuf>>,
-    diags: &mut Diagnostics,
-    sources: &mut SourceMap,
-    depth: usize,
-) {
-    for (name, call) in &module.module_calls {
-        let key = if key_prefix.is_empty() {
-            name.clone()
-        } else {
-            format!("{key_prefix}.{name}")
-        };
-        let Some(dir) = manifest.and_then(|m| m.get(&key)) else {
-            diags.push(Diagnostic::error(
-                "Module not installed",
-                "This module is not yet installed. Run \"tofu init\" to install all modules required by this configuration.",
-                call.decl_range.clone(),
-            ));
-            continue;
-        };
-        if depth >= MAX_DEPTH {
-            diags.push(Diagnostic::error(
-                "Module call nesting too deep",
-                format!("Module calls are nested more than {MAX_DEPTH} levels deep at module.{}; a module probably calls itself.", key.replace('.', ".module.")),
-                call.decl_range.clone(),
-            ));
-            continue;
+impl ManifestWalker {
+    /// Reads the manifest in `modules_dir` (relative to `work_dir`); a
+    /// missing manifest is an empty one.
+    pub fn read(work_dir: &Path, modules_dir: &str) -> Result<ManifestWalker, Box<Diagnostic>> {
+        let manifest = Manifest::read_dir(&work_dir.join(modules_dir)).map_err(|e| {
+            Box::new(sourceless(
+                "Failed to read module manifest",
+                format!("Error reading manifest for {modules_dir}: {e}."),
+            ))
+        })?;
+        Ok(ManifestWalker::new(manifest, work_dir))
+    }
+
+    pub fn new(manifest: Manifest, work_dir: &Path) -> ManifestWalker {
+        ManifestWalker {
+            manifest,
+            work_dir: work_dir.to_path_buf(),
         }
-        let (child, more) = load_module_dir(dir);
-        for d in more {
-            diags.push(d);
-        }
-        if let Some(child) = child {
-            for s in &child.sources {
-                sources.insert(s.clone());
+    }
+}
+
+const RUN_INIT: &str = "Run \"tofu init\" to install all modules required by this configuration.";
+
+impl ModuleWalker for ManifestWalker {
+    fn load_module(&self, req: &ModuleRequest<'_>) -> (Option<LoadedModule>, Diagnostics) {
+        let key = module_key(req.path);
+        let Some(record) = self.manifest.records.get(&key) else {
+            return (
+                None,
+                vec![Diagnostic::error(
+                    "Module not installed",
+                    format!("This module is not yet installed. {RUN_INIT}"),
+                    req.call_range.clone(),
+                )],
+            );
+        };
+        let mut diags = Diagnostics::new();
+        if let Some(src) = req.source_addr {
+            let now = src.to_string();
+            if now != record.source {
+                diags.push(Diagnostic::error(
+                    "Module source has changed",
+                    format!(
+                        "The source address was changed from {} to {} since this module was installed. {RUN_INIT}",
+                        addrs::go_quote(&record.source),
+                        addrs::go_quote(&now)
+                    ),
+                    req.source_subject(),
+                ));
             }
-            load_children(&child, &key, manifest, diags, sources, depth + 1);
+        }
+        let version = record
+            .version
+            .as_ref()
+            .and_then(|v| Version::parse(&v.to_string()));
+        let required = req
+            .version_constraint
+            .map(|v| &v.required)
+            .filter(|c| !c.is_empty());
+        match (&record.version, &version, required) {
+            (None, _, Some(_)) => diags.push(Diagnostic::error(
+                "Module version requirements have changed",
+                format!(
+                    "The version requirements have changed since this module was installed and the installed version is no longer acceptable. {RUN_INIT}"
+                ),
+                req.source_subject(),
+            )),
+            (Some(raw), Some(v), Some(c)) if !c.check(v) => diags.push(Diagnostic::error(
+                "Module version requirements have changed",
+                format!(
+                    "The version requirements have changed since this module was installed and the installed version ({raw}) is no longer acceptable. {RUN_INIT}"
+                ),
+                req.source_subject(),
+            )),
+            _ => {}
+        }
+        let dir = under(&self.work_dir, &record.dir);
+        let (module, more) = load_module_dir(&dir);
+        let Some(module) = module else {
+            return (
+                None,
+                vec![Diagnostic::error(
+                    "Module not installed",
+                    format!(
+                        "This module's local cache directory {} could not be read. {RUN_INIT}",
+                        record.dir
+                    ),
+                    req.call_range.clone(),
+                )],
+            );
+        };
+        diags.extend(more);
+        (
+            Some(LoadedModule {
+                module,
+                dir,
+                version,
+            }),
+            diags,
+        )
+    }
+}
+
+/// A loaded configuration and the sources of every file in it.
+pub struct Loaded {
+    /// `None` only when the root directory could not be read.
+    pub config: Option<Config>,
+    pub diags: Diagnostics,
+    pub sources: SourceMap,
+}
+
+/// Loads the root module in `dir` alone (no children, no static call),
+/// with its diagnostics and sources, for commands that work on the root
+/// module only.
+pub fn load_root_module(dir: &Path) -> (Option<Module>, tfdiags::Diagnostics, SourceMap) {
+    let (module, more) = load_module_dir(dir);
+    let mut diags = tfdiags::Diagnostics::new();
+    diags.append(more);
+    let mut sources = SourceMap::new();
+    if let Some(m) = &module {
+        for s in &m.sources {
+            sources.insert(s.clone());
         }
     }
+    (module, diags, sources)
+}
+
+/// Loads the root module in `dir` and applies the root call to it.
+pub fn load_root_with_call(
+    dir: &Path,
+    root_call: &StaticModuleCall,
+) -> (Option<Module>, Diagnostics) {
+    let (module, mut diags) = load_module_dir(dir);
+    let Some(mut module) = module else {
+        return (None, diags);
+    };
+    diags.extend(module.with_static_call(root_call.clone()));
+    (Some(module), diags)
+}
+
+/// The sources of every module in `cfg`, for rendering diagnostics.
+pub fn config_sources(cfg: &Config) -> SourceMap {
+    let mut sources = SourceMap::new();
+    for node in cfg.all() {
+        for s in &node.module.sources {
+            sources.insert(s.clone());
+        }
+    }
+    sources
+}
+
+/// `LoadConfig`: the root module in `dir` and, when it has no errors,
+/// every installed descendant (from the working directory's manifest).
+pub fn load_config(dir: &Path, root_call: &StaticModuleCall) -> Loaded {
+    let (root, mut diags) = load_root_with_call(dir, root_call);
+    let Some(root) = root else {
+        return Loaded {
+            config: None,
+            diags,
+            sources: SourceMap::new(),
+        };
+    };
+    if hclsyntax::has_errors(&diags) {
+        // As OpenTofu: children are only loaded below a valid root.
+        let cfg = Config::root(root);
+        let sources = config_sources(&cfg);
+        return Loaded {
+            config: Some(cfg),
+            diags,
+            sources,
+        };
+    }
+    let walker = match ManifestWalker::read(Path::new("."), &modules_dir()) {
+        Ok(w) => w,
+        Err(d) => {
+            diags.push(*d);
+            let cfg = Config::root(root);
+            let sources = config_sources(&cfg);
+            return Loaded {
+                config: Some(cfg),
+                diags,
+                sources,
+            };
+        }
+    };
+    let (cfg, more) = build_config(root, &walker);
+    diags.extend(more);
+    let sources = config_sources(&cfg);
+    Loaded {
+        config: Some(cfg),
+        diags,
+        sources,
+    }
+}
+
+/// The root module's call (`rootModuleCall`), from `TF_VAR_name`
+/// environment variables and `-var name=value` options (later wins), all
+/// as strings: static evaluation converts them to each variable's type.
+/// A required variable that static evaluation needs and nobody set is
+/// asked for on the terminal when `input` allows it (once per run, however
+/// many times it is used), and is an error otherwise.
+///
+/// Not yet read: `terraform.tfvars`, `*.auto.tfvars` and `-var-file`.
+pub fn root_static_call(vars: &[&str], input: bool) -> (StaticModuleCall, Diagnostics) {
+    let mut values = std::collections::BTreeMap::new();
+    let mut diags = Diagnostics::new();
+    for (k, v) in std::env::vars() {
+        if let Some(name) = k.strip_prefix("TF_VAR_") {
+            values.insert(name.to_string(), cty::Value::string(v));
+        }
+    }
+    for raw in vars {
+        match raw.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                values.insert(name.trim().to_string(), cty::Value::string(value));
+            }
+            _ => diags.push(sourceless(
+                "Invalid -var option",
+                format!(
+                    "The given -var option {} is not correctly specified. Must be a variable name and value separated by an equals sign, like -var=\"key=value\".",
+                    addrs::go_quote(raw)
+                ),
+            )),
+        }
+    }
+    let workspace = std::env::var("TF_WORKSPACE")
+        .ok()
+        .filter(|w| !w.is_empty())
+        .unwrap_or_else(|| "default".to_string());
+    let mut root_vars = configs::static_eval::RootVariables::new(values);
+    if input && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        root_vars.prompt = Some(terminal_prompt());
+    }
+    let call = StaticModuleCall::root(root_vars, ".", workspace);
+    (call, diags)
+}
+
+/// Asks for a variable's value on the terminal as OpenTofu's `UIInput`
+/// does; each answer is kept for the rest of the run.
+fn terminal_prompt() -> std::sync::Arc<configs::static_eval::PromptFn> {
+    use std::io::{BufRead, Write};
+    let answers: std::sync::Mutex<std::collections::HashMap<String, Option<cty::Value>>> =
+        std::sync::Mutex::new(std::collections::HashMap::new());
+    std::sync::Arc::new(move |var: &configs::named_values::Variable| {
+        let mut answers = answers.lock().expect("prompt answers lock poisoned");
+        if let Some(v) = answers.get(&var.name) {
+            return (v.clone(), Diagnostics::new());
+        }
+        let mut text = format!("var.{}\n", var.name);
+        if !var.description.is_empty() {
+            for line in var.description.lines() {
+                text.push_str(&format!("  {line}\n"));
+            }
+            text.push('\n');
+        }
+        text.push_str("  Enter a value: ");
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+        let mut line = String::new();
+        let got = std::io::stdin().lock().read_line(&mut line);
+        let _ = out.write_all(b"\n");
+        let value = match got {
+            Ok(n) if n > 0 => Some(cty::Value::string(line.trim_end_matches(['\r', '\n']))),
+            _ => None,
+        };
+        answers.insert(var.name.clone(), value.clone());
+        if value.is_none() {
+            return (
+                None,
+                vec![sourceless(
+                    &format!(
+                        "Failed to request input from user for variable var.{}",
+                        var.name
+                    ),
+                    String::new(),
+                )],
+            );
+        }
+        (value, Diagnostics::new())
+    })
 }

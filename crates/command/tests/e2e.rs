@@ -3,12 +3,15 @@
 //! A case holds `args` (one argument per line), `in/` (the working
 //! directory, copied to a temporary directory before the run) and the
 //! expectations beside them: `stdout`, `stderr` (absent = empty) and `exit`
-//! (absent = 0). The binary runs with `NO_COLOR=1` and no `TF_*` variables.
+//! (absent = 0). An optional `stdin` file is fed to the binary's standard
+//! input (absent = empty input). The binary runs with `NO_COLOR=1` and no
+//! `TF_*` variables.
 //! `E2E_UPDATE=1 cargo test --test e2e` rewrites the expectations from what
 //! the binary printed; review the diff like code.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/e2e")
@@ -51,7 +54,19 @@ fn run_case(case: &Path, update: bool) -> Vec<String> {
             cmd.env_remove(k);
         }
     }
-    let out = cmd.output().expect("run tofu-rs");
+    let stdin = std::fs::read(case.join("stdin")).unwrap_or_default();
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("run tofu-rs");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    // Written from a thread so that a child that stops reading cannot
+    // block the harness; a closed pipe is the child's business.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&stdin);
+    });
+    let out = child.wait_with_output().expect("wait for tofu-rs");
+    let _ = writer.join();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let exit = out.status.code().unwrap_or(-1);

@@ -173,27 +173,30 @@ pub fn validate_core_version_constraint(c: &VersionConstraint) -> Diagnostics {
 
 /// The `required_version` constraints of the `terraform` blocks of a file,
 /// read only in `.tofu` / `.tofu.json` files (others are assumed to be for
-/// OpenTofu's predecessor and are ignored, errors included).
+/// OpenTofu's predecessor and are ignored, errors included), with the
+/// diagnostics of [`check_version_requirements`] against this version: a
+/// file's version requirements are checked before anything else in it, as
+/// `loadConfigFileBody` does.
 pub fn sniff_core_version_requirements(body: &Body) -> (Vec<VersionConstraint>, Diagnostics) {
-    let (root, _, mut diags) = body.partial_content(&BodySchema::new(&[], &[("terraform", &[])]));
+    let (root, _, _) = body.partial_content(&BodySchema::new(&[], &[("terraform", &[])]));
     let mut out = Vec::new();
     for block in &root.blocks {
         if !is_tofu_file(&block.def_range().filename) {
             continue;
         }
-        let (content, _, more) = block
+        let (content, _, _) = block
             .body
             .partial_content(&BodySchema::new(&["required_version"], &[]));
-        diags.extend(more);
         if let Some(attr) = content.attribute("required_version") {
+            // Decode errors come from check_version_requirements below.
             let (c, more) = decode_version_constraint(attr);
             if !has_errors(&more) {
                 out.push(c);
             }
-            diags.extend(more);
         }
     }
-    (out, diags)
+    let current = Version::parse(TOFU_VERSION_CORE).expect("TOFU_VERSION_CORE is a valid version");
+    (out, check_version_requirements(body, &current))
 }
 
 /// `checkVersionRequirements`: errors for every declaration (a `language`

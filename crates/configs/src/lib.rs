@@ -3,13 +3,16 @@
 //! providers, backend, encryption, ...), with OpenTofu's file-name rules,
 //! override merging and decode diagnostics.
 //!
-//! Knows files and blocks; evaluates only what decoding needs (constants).
+//! Knows files and blocks; evaluates only what decoding needs: constants,
+//! and the static ("early") evaluation of [`static_eval`].
 
 pub mod backend;
 pub mod check_rule;
 pub mod checks;
 pub mod cloud;
 pub mod compat_shim;
+pub mod config;
+pub mod config_build;
 pub mod config_file;
 pub mod decode_value;
 pub mod depends_on;
@@ -31,6 +34,7 @@ pub mod provisioner;
 pub mod removed;
 pub mod resource;
 mod resource_lifecycle;
+pub mod static_eval;
 #[cfg(test)]
 mod test_support;
 pub mod type_expr;

@@ -23,6 +23,7 @@ use crate::provider::{Provider, ProviderMeta};
 use crate::provider_requirements::RequiredProviders;
 use crate::removed::Removed;
 use crate::resource::Resource;
+use crate::static_eval::StaticEvaluator;
 use crate::version_constraint::VersionConstraint;
 
 /// One module's declarations, keyed by name.
@@ -52,6 +53,9 @@ pub struct Module {
     pub imports: Vec<Import>,
     pub removed: Vec<Removed>,
     pub checks: BTreeMap<String, Check>,
+    /// The static evaluator of the call this module was loaded for, once
+    /// [`Module::with_static_call`] has run.
+    pub static_evaluator: Option<Arc<StaticEvaluator>>,
 }
 
 /// Loads the module in `dir`: every primary file, then every override
@@ -86,7 +90,10 @@ pub fn load_module_dir(dir: &Path) -> (Option<Module>, Diagnostics) {
     let overrides = load_files(&named(&files.overrides), true);
     let (mut module, diags) = Module::from_files(primary, overrides);
     module.source_dir = dir.to_path_buf();
-    (Some(module), diags)
+    (
+        Some(module),
+        crate::language::finalize_module_load_diagnostics(diags),
+    )
 }
 
 impl Module {

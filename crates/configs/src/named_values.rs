@@ -47,9 +47,13 @@ pub struct Variable {
     pub name: String,
     pub name_range: Range,
     pub description: String,
-    /// The `default` expression as written; see [`check_default_value`] for
-    /// its conversion to the type constraint.
+    /// The `default` expression as written.
     pub default: Option<Expr>,
+    /// The default's value: converted to the type constraint (with the
+    /// type's optional-attribute defaults applied), an unknown when that
+    /// conversion failed, or as evaluated in an override block without a
+    /// type. Present exactly when `default` is.
+    pub default_value: Option<cty::Value>,
     /// The concrete type (the constraint without optional attributes);
     /// `None` in an override block that does not set `type`.
     pub ty: Option<cty::Type>,
@@ -122,6 +126,7 @@ impl Variable {
         }
         if over.default.is_some() {
             self.default = over.default.clone();
+            self.default_value = over.default_value.clone();
         }
         if over.ty.is_some() {
             self.ty = over.ty.clone();
@@ -135,20 +140,8 @@ impl Variable {
             self.nullable = over.nullable;
             self.nullable_set = true;
         }
-        let mut diags = Diagnostics::new();
-        if let Some(default) = &self.default {
-            // The override may have changed the type or the default; the
-            // conversion check decides which message to give.
-            diags.extend(check_merged_default_value(self, over, default));
-            if !self.nullable && default.is_null_literal() {
-                diags.push(Diagnostic::error(
-                    "Invalid default value for variable",
-                    "A null default value is not valid when nullable=false.",
-                    over.decl_range.clone(),
-                ));
-            }
-        }
-        diags
+        // The override may have changed the type or the default.
+        check_merged_default_value(self, over)
     }
 }
 
@@ -182,6 +175,7 @@ pub fn decode_variable_block(
         name_range: label.range.clone(),
         description: String::new(),
         default: None,
+        default_value: None,
         ty: None,
         constraint_type: None,
         type_defaults: None,
@@ -290,22 +284,16 @@ pub fn decode_variable_block(
     }
 
     if let Some(attr) = content.attribute("default") {
-        let value_diags = check_constant_expr(&attr.expr);
-        let ok = !has_errors(&value_diags);
-        diags.extend(value_diags);
-        let mut converted_ok = true;
-        if ok && v.constraint_type.is_some() {
-            let more = check_default_value(&v, &attr.expr);
-            converted_ok = !has_errors(&more);
-            diags.extend(more);
-        }
-        if converted_ok && !v.nullable && attr.expr.is_null_literal() {
+        let (val, more) = check_default_value(&v, &attr.expr);
+        diags.extend(more);
+        if !v.nullable && val.is_null() {
             diags.push(Diagnostic::error(
                 "Invalid default value for variable",
                 "A null default value is not valid when nullable=false.",
                 attr.expr.range.clone(),
             ));
         }
+        v.default_value = Some(val);
         v.default = Some(attr.expr.clone());
     }
 
@@ -390,35 +378,217 @@ fn first_function_call(expr: &Expr) -> Option<Range> {
     }
 }
 
-// needs lang: converting the default value to the type constraint (after
-// applying `type_defaults` to a non-null default) needs cty values and
-// conversion. OpenTofu's error is "Invalid default value for variable" /
-// "This default value is not compatible with the variable's type
-// constraint: <tfdiags.FormatError(err)>." with the default expression's
-// range as subject, and "Object attribute is ignored" warnings for object
-// attributes the type does not have. Return only those diagnostics.
-/// Checks `default` against the variable's type constraint.
-pub fn check_default_value(var: &Variable, default: &Expr) -> Diagnostics {
-    let _ = (var, default);
-    Vec::new()
+/// Evaluates a constant expression as `expr.Value(nil)` does: no
+/// variables and no functions.
+pub fn eval_constant(expr: &Expr) -> (cty::Value, Diagnostics) {
+    lang::eval_expr(expr, &lang::EvalContext::empty())
 }
 
-// needs lang: re-converting the merged default to the merged type, as
-// `Variable.merge` does. Messages (subject = the override block header):
-// only the type overridden → "Overriding this variable's type constraint has
-// made its default value invalid: <err>."; only the default → "The
-// overridden default value for this variable is not compatible with the
-// variable's type constraint: <err>."; otherwise "This variable's default
-// value is not compatible with its type constraint: <err>." (summary
-// "Invalid default value for variable").
-/// Checks a merged variable's default against its merged type.
-pub fn check_merged_default_value(
-    merged: &Variable,
-    over: &Variable,
-    default: &Expr,
-) -> Diagnostics {
-    let _ = (merged, over, default);
-    Vec::new()
+const INVALID_DEFAULT: &str = "Invalid default value for variable";
+
+/// Evaluates a variable's `default` and converts it to the type constraint
+/// (after applying the type's optional-attribute defaults to a non-null
+/// value), as `decodeVariableBlock` does. Without a type constraint (an
+/// override block) the value is returned as evaluated; when the conversion
+/// fails it is an unknown. Also warns about object attributes the type
+/// would discard.
+pub fn check_default_value(var: &Variable, default: &Expr) -> (cty::Value, Diagnostics) {
+    let (mut val, mut diags) = eval_constant(default);
+    let Some(constraint) = &var.constraint_type else {
+        return (val, diags);
+    };
+    if let Some(defaults) = &var.type_defaults {
+        // A null default stays null, so that nullable variables can have it.
+        if !val.is_null() {
+            val = defaults.to_defaults().apply(&val);
+        }
+    }
+    match cty::convert(&val, constraint) {
+        Ok(converted) => val = converted,
+        Err(err) => {
+            diags.push(Diagnostic::error(
+                INVALID_DEFAULT,
+                format!(
+                    "This default value is not compatible with the variable's type constraint: {}.",
+                    err.with_path()
+                ),
+                default.range.clone(),
+            ));
+            val = cty::Value::dynamic();
+        }
+    }
+    diags.extend(discarded_attribute_warnings(&var.name, default, constraint));
+    (val, diags)
+}
+
+/// Re-converts a merged variable's default to its merged type constraint,
+/// as `Variable.merge` does, keeping the converted value. The message says
+/// which of the two the override changed; the subject is the override
+/// block's header.
+pub fn check_merged_default_value(merged: &mut Variable, over: &Variable) -> Diagnostics {
+    let mut diags = Diagnostics::new();
+    let Some(val) = merged.default_value.clone() else {
+        return diags;
+    };
+    let ty = merged.constraint_type.clone().unwrap_or(cty::Type::Dynamic);
+    match cty::convert(&val, &ty) {
+        Ok(converted) => merged.default_value = Some(converted),
+        Err(err) => {
+            // `Variable.merge` formats the bare error, without its path.
+            let detail = match (over.ty.is_some(), over.default.is_some()) {
+                (true, false) => format!(
+                    "Overriding this variable's type constraint has made its default value invalid: {}.",
+                    err.msg
+                ),
+                (false, true) => format!(
+                    "The overridden default value for this variable is not compatible with the variable's type constraint: {}.",
+                    err.msg
+                ),
+                _ => format!(
+                    "This variable's default value is not compatible with its type constraint: {}.",
+                    err.msg
+                ),
+            };
+            diags.push(Diagnostic::error(
+                INVALID_DEFAULT,
+                detail,
+                over.decl_range.clone(),
+            ));
+        }
+    }
+    if !merged.nullable
+        && merged
+            .default_value
+            .as_ref()
+            .is_some_and(cty::Value::is_null)
+    {
+        diags.push(Diagnostic::error(
+            INVALID_DEFAULT,
+            "A null default value is not valid when nullable=false.",
+            over.decl_range.clone(),
+        ));
+    }
+    diags
+}
+
+/// "Object attribute is ignored" warnings for attributes of object
+/// constructors in `default` that the type constraint does not have, and
+/// so would be discarded by conversion (OpenTofu's
+/// `lint.DiscardedObjectConstructorAttrs`).
+fn discarded_attribute_warnings(var_name: &str, expr: &Expr, ty: &cty::Type) -> Diagnostics {
+    let mut found = Vec::new();
+    if !ty.is_primitive() && !ty.is_dynamic() {
+        find_discarded_attrs(expr, ty, &cty::Path::root(), &mut found);
+    }
+    found
+        .into_iter()
+        .map(|d| {
+            let mut pre = d.path.clone();
+            let attr_name = match pre.0.pop() {
+                Some(cty::PathStep::GetAttr(name)) => name,
+                _ => String::new(),
+            };
+            let attrs = d.target.attribute_types().map(|a| a.keys()).into_iter().flatten();
+            let suggestion = hclsyntax::body::name_suggestion(&attr_name, attrs.map(String::as_str))
+                .map(|s| format!(" Did you mean to set attribute {} instead?", hclsyntax::ast::quote_string(s)))
+                .unwrap_or_default();
+            let nested = if pre.is_empty() {
+                String::new()
+            } else {
+                format!(" nested value {pre}")
+            };
+            Diagnostic::warning(
+                "Object attribute is ignored",
+                format!(
+                    "The object type for input variable {}{nested} does not include an attribute named {}, so this definition is unused.{suggestion}",
+                    hclsyntax::ast::quote_string(var_name),
+                    hclsyntax::ast::quote_string(&attr_name),
+                ),
+                d.name_range,
+            )
+            .with_context(d.context_range)
+        })
+        .collect()
+}
+
+/// One attribute that conversion to the target type would discard.
+struct DiscardedAttr {
+    /// From the top of the expression to the attribute (its last step).
+    path: cty::Path,
+    name_range: Range,
+    /// The whole object constructor holding the attribute.
+    context_range: Range,
+    /// The object type that lacks the attribute.
+    target: cty::Type,
+}
+
+fn find_discarded_attrs(
+    expr: &Expr,
+    ty: &cty::Type,
+    path: &cty::Path,
+    out: &mut Vec<DiscardedAttr>,
+) {
+    use hclsyntax::ExprKind as K;
+    match (&expr.kind, ty) {
+        (K::Object(items), cty::Type::Object(_)) => {
+            for item in items {
+                let Some(name) = object_key_name(&item.key) else {
+                    continue;
+                };
+                match ty.attribute_type(&name) {
+                    Some(aty) => find_discarded_attrs(&item.value, aty, &path.get_attr(&name), out),
+                    None => out.push(DiscardedAttr {
+                        path: path.get_attr(&name),
+                        name_range: item.key.expr.range.clone(),
+                        context_range: expr.range.clone(),
+                        target: ty.clone(),
+                    }),
+                }
+            }
+        }
+        (K::Object(items), cty::Type::Map(ety)) => {
+            for item in items {
+                if let Some(name) = object_key_name(&item.key) {
+                    let child = path.index(cty::Value::string(&name));
+                    find_discarded_attrs(&item.value, ety, &child, out);
+                }
+            }
+        }
+        (K::For(f), cty::Type::Map(ety)) if f.key_expr.is_some() => {
+            let child = path.index(cty::Value::unknown(cty::Type::String));
+            find_discarded_attrs(&f.value_expr, ety, &child, out);
+        }
+        (K::Tuple(elems), cty::Type::List(ety) | cty::Type::Set(ety)) => {
+            for (i, e) in elems.iter().enumerate() {
+                find_discarded_attrs(e, ety, &path.index_int(i), out);
+            }
+        }
+        (K::For(f), cty::Type::List(ety) | cty::Type::Set(ety)) if f.key_expr.is_none() => {
+            let child = path.index(cty::Value::unknown(cty::Type::Number));
+            find_discarded_attrs(&f.value_expr, ety, &child, out);
+        }
+        (K::Tuple(elems), cty::Type::Tuple(etys)) if elems.len() == etys.len() => {
+            for (i, (e, ety)) in elems.iter().zip(etys.iter()).enumerate() {
+                find_discarded_attrs(e, ety, &path.index_int(i), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The constant attribute name of an object constructor key, if it has
+/// one that is easy to find (`attributeNameFromObjectConsKey`).
+fn object_key_name(key: &hclsyntax::ast::ObjectKey) -> Option<String> {
+    if let Some(name) = key.as_bare_name() {
+        return Some(name.to_string());
+    }
+    let (val, diags) = eval_constant(&key.expr);
+    if has_errors(&diags) || !val.is_known() || val.is_null() {
+        return None;
+    }
+    cty::convert(&val.unmark(), &cty::Type::String)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
 }
 
 const QUOTED_TYPE_PREFIX: &str = "OpenTofu 0.11 and earlier required type constraints to be given in quotes, but that form is now deprecated and will be removed in a future version of OpenTofu.";
@@ -915,6 +1085,50 @@ mod tests {
         assert_eq!(
             render(&diags),
             vec!["v.tf:3,13-17: Invalid default value for variable; A null default value is not valid when nullable=false."]
+        );
+    }
+
+    #[test]
+    fn default_converted_with_type_defaults() {
+        let src = "variable \"x\" {\n  type = object({ a = optional(string, \"d\"), b = number })\n  default = { b = \"1\" }\n}\n";
+        let Some((vars, diags)) = variables("v.tf", src, false) else {
+            return;
+        };
+        assert!(diags.is_empty(), "{diags:?}");
+        let want = cty::Value::object_from([
+            ("a", cty::Value::string("d")),
+            ("b", cty::Value::number_int(1)),
+        ]);
+        assert_eq!(vars[0].default_value, Some(want));
+    }
+
+    #[test]
+    fn default_incompatible_with_type() {
+        let src = "variable \"x\" {\n  type = map(object({ field = bool }))\n  default = { \"k\" = { field = \"no\", extra = 1 } }\n}\n";
+        let Some((vars, diags)) = variables("v.tf", src, false) else {
+            return;
+        };
+        assert_eq!(
+            render(&diags),
+            vec![
+                "v.tf:3,13-50: Invalid default value for variable; This default value is not compatible with the variable's type constraint: [\"k\"].field: a bool is required.",
+                "v.tf:3,37-42: Object attribute is ignored; The object type for input variable \"x\" nested value [\"k\"] does not include an attribute named \"extra\", so this definition is unused.",
+            ]
+        );
+        assert!(!vars[0].default_value.as_ref().unwrap().is_known());
+    }
+
+    #[test]
+    fn override_type_invalidates_default() {
+        let base = "variable \"v\" {\n  type = list(string)\n  default = [\"a\"]\n}\n";
+        let over = "variable \"v\" {\n  type = string\n}\n";
+        let Some((mut b, _)) = variables("a.tf", base, false) else {
+            return;
+        };
+        let (o, _) = variables("a_override.tf", over, true).unwrap();
+        assert_eq!(
+            render(&b[0].merge(&o[0])),
+            vec!["a_override.tf:1,1-13: Invalid default value for variable; Overriding this variable's type constraint has made its default value invalid: string required."]
         );
     }
 

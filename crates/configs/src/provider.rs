@@ -2,6 +2,8 @@
 //! aliased ones) and `terraform { provider_meta "name" {} }`, as OpenTofu's
 //! `provider.go` and `provider_meta.go`.
 
+use std::collections::BTreeMap;
+
 use hclsyntax::{has_errors, Block, BodySchema, Diagnostic, Diagnostics, Expr, Range};
 
 use crate::decode_value::decode_string;
@@ -22,6 +24,9 @@ pub struct Provider {
     pub alias_expr: Option<Expr>,
     /// `for_each` (aliased configurations only), evaluated statically.
     pub for_each: Option<Expr>,
+    /// The instances `for_each` gives, instance key to `each.value`, once
+    /// statically evaluated.
+    pub instances: Option<BTreeMap<String, cty::Value>>,
     /// The deprecated in-block `version` constraint.
     pub version: Option<VersionConstraint>,
     /// The provider's own arguments (joined with any `_` escaping block).
@@ -100,6 +105,7 @@ pub fn decode_provider_block(block: &Block) -> (Option<Provider>, Diagnostics) {
         alias: None,
         alias_expr: None,
         for_each: None,
+        instances: None,
         version: None,
         config: ConfigBody::Single(remain),
         decl_range: block.def_range(),

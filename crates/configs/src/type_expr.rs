@@ -7,13 +7,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use hclsyntax::static_expr::{as_keyword, expr_call, expr_list, expr_map};
 use hclsyntax::{has_errors, Diagnostic, Diagnostics, Expr, Range};
 
-use crate::named_values::check_constant_expr;
+use crate::named_values::eval_constant;
 
 const INVALID_TYPE: &str = "Invalid type specification";
 
 /// Default values of optional object attributes in a type constraint
-/// (typeexpr's `Defaults`), kept as the expressions written: applying them
-/// needs the evaluator.
+/// (typeexpr's `Defaults`), kept as the expressions written so that their
+/// source ranges stay at hand; [`TypeDefaults::to_defaults`] gives the
+/// values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypeDefaults {
     /// The type these defaults apply to.
@@ -23,6 +24,38 @@ pub struct TypeDefaults {
     /// Defaults nested in attributes (by name), tuple elements (by index as
     /// a string) or collection elements (key `""`).
     pub children: BTreeMap<String, TypeDefaults>,
+}
+
+impl TypeDefaults {
+    /// The defaults as values, ready to apply: each default expression
+    /// evaluated with no variables or functions and converted to its
+    /// attribute's type, as typeexpr stores them.
+    pub fn to_defaults(&self) -> cty::convert::Defaults {
+        let default_values = self
+            .default_values
+            .iter()
+            .map(|(name, expr)| {
+                let (val, _) = eval_constant(expr);
+                // The conversion was checked when the type was read
+                // (check_optional_default); a failing default was dropped.
+                let val = match self.ty.attribute_type(name) {
+                    Some(aty) => cty::convert(&val, aty).unwrap_or(val),
+                    None => val,
+                };
+                (name.clone(), val)
+            })
+            .collect();
+        let children = self
+            .children
+            .iter()
+            .map(|(key, child)| (key.clone(), child.to_defaults()))
+            .collect();
+        cty::convert::Defaults {
+            ty: self.ty.clone(),
+            default_values,
+            children,
+        }
+    }
 }
 
 /// An exact type (`any` and `optional` are not allowed): typeexpr's `Type`.
@@ -201,7 +234,7 @@ fn get_type(
                         if with_defaults {
                             match opt.args.len() {
                                 2 => {
-                                    let d = check_constant_expr(&opt.args[1]);
+                                    let (_, d) = eval_constant(&opt.args[1]);
                                     if !has_errors(&d) {
                                         optional.insert(attr_name.clone());
                                         default_expr = Some(opt.args[1].clone());
@@ -323,14 +356,26 @@ fn structured_defaults(
     })
 }
 
-// needs lang: converting the default of `optional(T, default)` to T. HCL's
-// error: "Invalid default value for optional attribute" / "This default
-// value is not compatible with the attribute's type constraint: <err>."
-// (subject = the default expression), after which the default is dropped.
-/// Checks an optional attribute's default against the attribute type.
+/// Checks that an optional attribute's default converts to the attribute
+/// type; the caller drops a default that does not. Evaluation errors are
+/// the caller's to report (they came first).
 pub fn check_optional_default(attr_type: &cty::Type, default: &Expr) -> Diagnostics {
-    let _ = (attr_type, default);
-    Vec::new()
+    let (val, eval_diags) = eval_constant(default);
+    if has_errors(&eval_diags) {
+        return Vec::new();
+    }
+    match cty::convert(&val, attr_type) {
+        Ok(_) => Vec::new(),
+        // HCL formats the bare error here, without its path.
+        Err(err) => vec![Diagnostic::error(
+            "Invalid default value for optional attribute",
+            format!(
+                "This default value is not compatible with the attribute's type constraint: {}.",
+                err.msg
+            ),
+            default.range.clone(),
+        )],
+    }
 }
 
 #[cfg(test)]

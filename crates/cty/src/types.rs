@@ -383,7 +383,9 @@ fn write_console_type(ty: &Type, buf: &mut String, indent: usize) {
                 _ => "map(",
             };
             buf.push_str(kind);
-            if e.is_primitive() || e.is_dynamic() {
+            // Only structural elements get their own indented lines
+            // (repl's typeString: `complexElem`).
+            if !(e.is_object() || e.is_tuple()) {
                 write_console_type(e, buf, indent);
                 buf.push(')');
                 return;
@@ -489,6 +491,11 @@ mod tests {
         assert_eq!(
             Type::list(Type::String).console_type_string(),
             "list(string)"
+        );
+        // Collections of collections stay on one line.
+        assert_eq!(
+            Type::map(Type::list(Type::set(Type::Number))).console_type_string(),
+            "map(list(set(number)))"
         );
     }
 

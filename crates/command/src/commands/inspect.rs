@@ -59,12 +59,23 @@ fn load_path(path: &Path) -> (Option<Module>, hclsyntax::Diagnostics) {
             Some(configs::file_names::FileRole::Override)
         );
         let loaded = load_file(path, &name, is_override);
+        // One file is checked as OpenTofu's LoadConfigFile checks it: the
+        // file's own diagnostics and its module calls' static fields, but
+        // none of the checks between a module's declarations (duplicates).
+        let mut diags = loaded.diagnostics.clone();
         let (primary, overrides) = if is_override {
             (Vec::new(), vec![loaded])
         } else {
             (vec![loaded], Vec::new())
         };
-        let (module, diags) = Module::from_files(primary, overrides);
+        let (module, _) = Module::from_files(primary, overrides);
+        for call in module.module_calls.values() {
+            let constant = |e: Option<&Expr>| e.is_none_or(configs::decode_value::is_constant_expr);
+            let version = call.version_attr.as_ref().map(|a| &a.expr);
+            if constant(call.source.as_ref()) && constant(version) {
+                diags.extend(call.clone().decode_constant_static_fields());
+            }
+        }
         (Some(module), diags)
     } else {
         load_module_dir(path)
@@ -81,6 +92,18 @@ fn source_text(range: &Range, sources: &SourceMap) -> Option<String> {
     file.text()
         .get(range.start.byte..range.end.byte)
         .map(str::to_string)
+}
+
+/// A variable's default as JSON: its value converted to the type
+/// constraint, or the expression as written when that conversion failed
+/// (the value is then unknown).
+fn default_json(v: &configs::named_values::Variable) -> Value {
+    v.default_value
+        .as_ref()
+        .and_then(|val| cty::json::marshal(val).ok())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .or_else(|| v.default.as_ref().map(const_json))
+        .unwrap_or(Value::Null)
 }
 
 /// A constant expression as JSON (what a variable's default holds), or
@@ -183,10 +206,7 @@ fn document(
             if !v.description.is_empty() {
                 o.insert("description".into(), json!(v.description));
             }
-            o.insert(
-                "default".into(),
-                v.default.as_ref().map(const_json).unwrap_or(Value::Null),
-            );
+            o.insert("default".into(), default_json(v));
             o.insert("required".into(), json!(v.default.is_none()));
             if v.sensitive {
                 o.insert("sensitive".into(), json!(true));

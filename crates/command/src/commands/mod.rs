@@ -1,5 +1,7 @@
 //! One module per command.
 
+pub mod console;
+pub mod init;
 pub mod inspect;
 pub mod validate;
 pub mod version;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::load_root;
+use crate::loader::{load_config, root_static_call};
 use crate::view::{Streams, View};
 
 const SUCCESS: &str = "Success! The configuration is valid.";
@@ -32,7 +32,12 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     let view = View::new(parsed.bool("no-color", false));
     let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
 
-    let (diags, sources) = load_root(Path::new(dir));
+    let (root_call, var_diags) = root_static_call(&parsed.all("var"), false);
+    let loaded = load_config(Path::new(dir), &root_call);
+    let mut diags = tfdiags::Diagnostics::new();
+    diags.append(var_diags);
+    diags.append(loaded.diags);
+    let sources = loaded.sources;
 
     if json {
         streams.print(&tfdiags::validate_json(&diags, &sources));

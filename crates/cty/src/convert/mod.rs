@@ -1,6 +1,7 @@
 //! Type conversion and unification, mirroring `cty/convert`: safe and
 //! unsafe conversions, cty's error messages and paths, and `Unify`.
 
+mod defaults;
 mod mismatch;
 mod structural;
 mod unify;
@@ -15,6 +16,7 @@ use crate::path::Path;
 use crate::types::Type;
 use crate::value::Value;
 
+pub use defaults::Defaults;
 pub use mismatch::mismatch_message;
 pub use unify::{unify, unify_unsafe};
 

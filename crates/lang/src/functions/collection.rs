@@ -376,16 +376,19 @@ fn element() -> Function {
         None,
         |args| {
             let index = &args[1];
-            if index.as_number().is_some_and(|n| n.sign() < 0) {
-                return Err(FnError::general(
-                    "cannot use element function with a negative index",
-                ));
-            }
             match args[0].ty() {
                 Type::List(e) => Ok((**e).clone()),
                 Type::Tuple(etys) => {
                     if !index.is_known() {
                         return Ok(Type::Dynamic);
+                    }
+                    // go-cty 1.16 wraps negative indexes for lists but
+                    // indexes a tuple's element types with them (a Go
+                    // panic): an error either way.
+                    if index.as_number().is_some_and(|n| n.sign() < 0) {
+                        return Err(FnError::general(
+                            "cannot use element function with a negative index",
+                        ));
                     }
                     let i = to_int(index)
                         .map_err(|e| FnError::general(format!("invalid index: {e}")))?;
@@ -405,11 +408,6 @@ fn element() -> Function {
         |args, ret| {
             let i =
                 to_int(&args[1]).map_err(|e| FnError::general(format!("invalid index: {e}")))?;
-            if i < 0 {
-                return Err(FnError::general(
-                    "cannot use element function with a negative index",
-                ));
-            }
             let (input, marks) = args[0].unmark_with_marks();
             if !input.is_known() {
                 return Ok(Value::unknown(ret.clone()));
@@ -420,7 +418,9 @@ fn element() -> Function {
                     "cannot use element function with an empty list",
                 ));
             }
-            let idx = (i as usize) % l;
+            // Go's `%` keeps the dividend's sign; negative indexes count
+            // from the end (go-cty 1.16, Terraform 1.10).
+            let idx = i.rem_euclid(l as i64) as usize;
             let v = input
                 .index(&Value::number_int(idx as i64))
                 .ok_or_else(|| FnError::general("element index out of range"))?;

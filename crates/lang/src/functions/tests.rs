@@ -112,6 +112,8 @@ fn collection_functions() {
         ),
         ("element(var.list, 5)", r#""c""#),
         ("element(var.tuple, 1)", r#""two""#),
+        ("element(var.list, -1)", r#""c""#),
+        ("element(var.list, -4)", r#""c""#),
         ("range(0)", "tolist([])"),
         ("range(-3)", "tolist([ 0, -1, -2, ])"),
         ("range(1, 2, 0.5)", "tolist([ 1, 1.5, ])"),
@@ -119,7 +121,7 @@ fn collection_functions() {
     ]);
     check_errors(&[
         ("element(var.set, 0)", "Error in function call", "Call to function \"element\" failed: cannot read elements from set of string."),
-        ("element(var.list, -1)", "Error in function call", "Call to function \"element\" failed: cannot use element function with a negative index."),
+        ("element(var.tuple, -1)", "Error in function call", "Call to function \"element\" failed: cannot use element function with a negative index."),
         ("range(1, 2, 3, 4)", "Error in function call", "Call to function \"range\" failed: must have one, two, or three arguments."),
         ("range(3, 1, 1)", "Invalid function argument", "Invalid value for \"params\" parameter: end must be greater than start when step is positive."),
         ("range(1, 3, -1)", "Invalid function argument", "Invalid value for \"params\" parameter: end must be less than start when step is negative."),

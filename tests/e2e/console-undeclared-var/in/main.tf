@@ -1,0 +1,3 @@
+variable "n" {
+  default = 1
+}

@@ -1,0 +1,4 @@
+variable "a" { default = "default" }
+variable "b" { default = "default" }
+variable "c" { default = "default" }
+variable "n" { type = number }

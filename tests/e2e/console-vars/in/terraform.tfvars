@@ -1,0 +1,4 @@
+a = "from-tfvars"
+b = "from-tfvars"
+c = "from-tfvars"
+n = 1

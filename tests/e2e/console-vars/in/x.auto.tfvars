@@ -1,0 +1,2 @@
+c = "from-auto"
+n = 2

@@ -1,0 +1,3 @@
+module "vpc" {
+  source = "./modules/vpc"
+}
