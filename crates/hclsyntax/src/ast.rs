@@ -275,7 +275,8 @@ pub enum ExprKind {
     },
     /// The element placeholder inside a splat's `each`.
     AnonSymbol,
-    FunctionCall(FunctionCall),
+    /// Boxed, as is [`ExprKind::For`], to keep every expression small.
+    FunctionCall(Box<FunctionCall>),
     Conditional {
         condition: Box<Expr>,
         true_result: Box<Expr>,
@@ -292,7 +293,7 @@ pub enum ExprKind {
     },
     Tuple(Vec<Expr>),
     Object(Vec<ObjectItem>),
-    For(ForExpr),
+    For(Box<ForExpr>),
     Parens(Box<Expr>),
     /// A value from a JSON file; see [`JsonNode`].
     Json(JsonNode),

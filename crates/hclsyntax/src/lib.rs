@@ -41,7 +41,8 @@ pub struct File {
 /// bytes is reported, and the returned body holds what could be read.
 pub fn parse_file(name: &str, bytes: &[u8]) -> (File, Diagnostics) {
     let text = match std::str::from_utf8(bytes) {
-        Ok(t) => t.to_owned(),
+        // Straight into the shared text: no intermediate `String` copy.
+        Ok(t) => Arc::<str>::from(t),
         Err(e) => {
             let source = Arc::new(SourceFile::new(name, String::from_utf8_lossy(bytes)));
             let at = source.range(e.valid_up_to(), e.valid_up_to() + 1);

@@ -137,6 +137,11 @@ impl SourceFile {
         &self.text
     }
 
+    /// Byte offsets where the lines start (the first is 0).
+    pub(crate) fn line_starts(&self) -> &[usize] {
+        &self.line_starts
+    }
+
     /// The position of a byte offset (clamped to the file, snapped back to
     /// a character boundary).
     pub fn pos(&self, byte: usize) -> Pos {

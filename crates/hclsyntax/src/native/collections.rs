@@ -135,7 +135,10 @@ impl Parser<'_> {
             open_paren_range: open_range,
             close_paren_range: close_range,
         };
-        (Expr::new(ExprKind::FunctionCall(call), range), diags)
+        (
+            Expr::new(ExprKind::FunctionCall(Box::new(call)), range),
+            diags,
+        )
     }
 
     pub fn parse_tuple_cons(&mut self) -> (Expr, Diagnostics) {
@@ -492,7 +495,7 @@ impl Parser<'_> {
             open_range,
             close_range,
         };
-        (Expr::new(ExprKind::For(f), whole), diags)
+        (Expr::new(ExprKind::For(Box::new(f)), whole), diags)
     }
 
     /// A quoted string that may not contain template sequences (block

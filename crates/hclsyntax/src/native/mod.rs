@@ -55,11 +55,13 @@ const STACK_PER_LEVEL: usize = 64 * 1024;
 
 /// Parses a whole file body.
 pub fn parse_body(source: &SourceFile) -> (Body, Diagnostics) {
-    with_stack_for(source.text(), || {
+    let lexed = Lexed::scan(source.text(), Pos::START, Top::Body);
+    let base = lexed.base;
+    with_stack_for(estimated_depth(&lexed), || {
         let name = source.name().clone();
-        let (toks, mut diags, base) = lex(source.text(), &name, Pos::START, ScanMode::Normal);
-        let eof_end = toks.last().expect("token list ends with Eof").range.end;
-        let mut p = Parser::new(source.text(), toks);
+        let (mut p, mut diags) = lexed.parser(name.clone(), Some(source.line_starts()));
+        let eof = *p.toks.last().expect("token list ends with Eof");
+        let eof_end = p.loc.pos(eof.end());
         let (parts, d) = p.parse_body(T::Eof);
         diags.extend(d);
         let range = Range::new(name, base, eof_end);
@@ -72,10 +74,9 @@ pub fn parse_body(source: &SourceFile) -> (Body, Diagnostics) {
 /// Parses `text` as a single expression; ranges are reported in the file
 /// `filename` as if `text` started at `start` there.
 pub fn parse_expression(text: &str, filename: &str, start: Pos) -> (Expr, Diagnostics) {
-    with_stack_for(text, || {
-        let name: Arc<str> = Arc::from(filename);
-        let (toks, mut diags, _) = lex(text, &name, start, ScanMode::Normal);
-        let mut p = Parser::new(text, toks);
+    let lexed = Lexed::scan(text, start, Top::Expression);
+    with_stack_for(estimated_depth(&lexed), || {
+        let (mut p, mut diags) = lexed.parser(Arc::from(filename), None);
         // A bare expression ignores newlines, as if it were in parentheses.
         p.push_newlines(false);
         let (expr, d) = p.parse_expression();
@@ -97,10 +98,9 @@ pub fn parse_expression(text: &str, filename: &str, start: Pos) -> (Expr, Diagno
 /// with `${...}` interpolations and `%{...}` directives, where backslashes
 /// are literal and newlines allowed. This is how JSON strings are read.
 pub fn parse_template(text: &str, filename: &str, start: Pos) -> (Expr, Diagnostics) {
-    with_stack_for(text, || {
-        let name: Arc<str> = Arc::from(filename);
-        let (toks, mut diags, _) = lex(text, &name, start, ScanMode::Template);
-        let mut p = Parser::new(text, toks);
+    let lexed = Lexed::scan(text, start, Top::Template);
+    with_stack_for(estimated_depth(&lexed), || {
+        let (mut p, mut diags) = lexed.parser(Arc::from(filename), None);
         let (expr, d) = p.parse_bare_template();
         diags.extend(d);
         (expr, dedupe(diags))
@@ -113,28 +113,76 @@ pub fn parse_traversal_abs(
     filename: &str,
     start: Pos,
 ) -> (Option<Traversal>, Diagnostics) {
-    let name: Arc<str> = Arc::from(filename);
-    let (toks, mut diags, _) = lex(text, &name, start, ScanMode::Normal);
-    let mut p = Parser::new(text, toks);
+    let lexed = Lexed::scan(text, start, Top::Expression);
+    let (mut p, mut diags) = lexed.parser(Arc::from(filename), None);
     p.push_newlines(false);
     let (trav, d) = p.parse_traversal_abs();
     diags.extend(d);
     (trav, diags)
 }
 
-/// Scans `text` (skipping a UTF-8 BOM, whose bytes still count in
-/// offsets) and reports characters the language never uses. Returns the
-/// tokens, those diagnostics and the position of the first scanned byte.
-fn lex(text: &str, name: &Arc<str>, start: Pos, mode: ScanMode) -> (Vec<Token>, Diagnostics, Pos) {
-    let first = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let base = Pos {
-        byte: start.byte + first,
-        ..start
-    };
-    let raw = scan::scan(text, first, mode);
-    let toks = token::locate(text, first, base, name, raw);
-    let diags = invalid::check_invalid_tokens(&toks);
-    (toks, diags, base)
+/// What a text is parsed as.
+#[derive(Debug, Clone, Copy)]
+enum Top {
+    Body,
+    Expression,
+    Template,
+}
+
+/// Scanned source: the tokens of `text` (skipping a UTF-8 BOM, whose bytes
+/// still count in offsets) and the position of the first scanned byte.
+struct Lexed<'a> {
+    text: &'a str,
+    top: Top,
+    /// The full text was longer than token offsets allow.
+    truncated: bool,
+    first: usize,
+    base: Pos,
+    toks: Vec<Token>,
+}
+
+impl<'a> Lexed<'a> {
+    fn scan(text: &'a str, start: Pos, top: Top) -> Lexed<'a> {
+        let mode = match top {
+            Top::Template => ScanMode::Template,
+            Top::Body | Top::Expression => ScanMode::Normal,
+        };
+        let scannable = &text[..token::scannable_len(text)];
+        let first = if scannable.starts_with('\u{feff}') {
+            3
+        } else {
+            0
+        };
+        let base = Pos {
+            byte: start.byte + first,
+            ..start
+        };
+        Lexed {
+            text: scannable,
+            top,
+            truncated: scannable.len() < text.len(),
+            first,
+            base,
+            toks: scan::scan(scannable, first, mode),
+        }
+    }
+
+    /// A parser over the tokens (which it takes), and the diagnostics for
+    /// characters the language never uses. `lines` is the line index of
+    /// the text, when the caller has one.
+    fn parser(self, name: Arc<str>, lines: Option<&'a [usize]>) -> (Parser<'a>, Diagnostics) {
+        let loc = token::Locator::new(self.text, self.first, self.base, name, lines);
+        let mut diags = invalid::check_invalid_tokens(&self.toks, &loc);
+        if self.truncated {
+            let end = self.text.len();
+            diags.push(Diagnostic::error(
+                "File too large",
+                "Configuration files larger than 4 GiB are not supported; the rest of this file was ignored.",
+                loc.range(end, end),
+            ));
+        }
+        (Parser::new(self.text, self.toks, loc), diags)
+    }
 }
 
 /// Keeps only the first "nesting too deep" error: every enclosing level
@@ -150,39 +198,97 @@ fn dedupe(mut diags: Diagnostics) -> Diagnostics {
     diags
 }
 
-/// An upper bound on the recursion `text` can cause: bracket nesting plus
-/// every construct that recurses without a bracket.
-fn estimated_depth(text: &str) -> usize {
+/// An upper bound on the recursion the tokens can cause: bracket nesting
+/// plus the constructs that recurse without a bracket (unary operators,
+/// conditionals, full splats, template directives). String, heredoc and
+/// comment contents are single tokens and count for nothing.
+///
+/// Bracketless recursion ends with the expression: a comma ends one at
+/// any bracket level, a newline one in a body or object. So each open
+/// level counts the bracketless constructs of its current item only.
+fn estimated_depth(lexed: &Lexed<'_>) -> usize {
+    // Open brackets (by opening token type) and the count of bracketless
+    // constructs in the current item of each; `levels[0]` is the top level.
+    // The top level ends items like a body (newlines), a bare expression
+    // (newlines ignored) or a bare template (nothing ends them).
+    let top = match lexed.top {
+        Top::Body => T::OBrace,
+        Top::Expression => T::OParen,
+        Top::Template => T::OHeredoc,
+    };
+    let mut levels: Vec<(T, usize)> = vec![(top, 0)];
     let mut depth = 0usize;
     let mut max = 0usize;
-    let mut unary = 0usize;
-    let mut prev = 0u8;
-    for &b in text.as_bytes() {
-        match b {
-            b'(' | b'[' | b'{' => {
+    let mut prev = T::Eof;
+    for tok in &lexed.toks {
+        match tok.ty {
+            T::OBrace
+            | T::OBrack
+            | T::OParen
+            | T::OQuote
+            | T::OHeredoc
+            | T::TemplateInterp
+            | T::TemplateControl => {
+                if tok.ty == T::TemplateControl {
+                    // `%{if}` and `%{for}` nest until their end directive,
+                    // past the `}`: count it for the whole template.
+                    if let Some(l) = levels.last_mut() {
+                        l.1 += 1;
+                        depth += 1;
+                    }
+                }
+                levels.push((tok.ty, 0));
                 depth += 1;
-                max = max.max(depth);
-                // `%{if}` nests without its brace staying open.
-                if b == b'{' && prev == b'%' {
-                    unary += 1;
+            }
+            T::CBrace | T::CBrack | T::CParen | T::CQuote | T::CHeredoc | T::TemplateSeqEnd => {
+                let opens = |open: T| match tok.ty {
+                    T::TemplateSeqEnd => open == T::TemplateInterp || open == T::TemplateControl,
+                    close => Parser::opposite(close) == Some(open),
+                };
+                // A stray closer closes nothing (over-estimating is safe).
+                if levels.len() > 1 && opens(levels[levels.len() - 1].0) {
+                    let (_, n) = levels.pop().expect("checked above");
+                    depth -= n + 1;
                 }
             }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            // Unary operands, conditional branches and full splats recurse
-            // without brackets.
-            b'!' | b'-' | b'?' => unary += 1,
-            b'*' if prev == b'[' => unary += 1,
+            T::Bang | T::Minus | T::Question => {
+                if let Some(l) = levels.last_mut() {
+                    l.1 += 1;
+                    depth += 1;
+                }
+            }
+            // `[*]`: the full splat's operand recurses around the bracket.
+            T::Star if prev == T::OBrack && levels.len() > 1 => {
+                let i = levels.len() - 2;
+                levels[i].1 += 1;
+                depth += 1;
+            }
+            T::Comma | T::Newline => {
+                let top = levels.len() - 1;
+                let (open, n) = levels[top];
+                let ends_item = match open {
+                    T::OBrace => true,
+                    T::OBrack | T::OParen => tok.ty == T::Comma,
+                    _ => false,
+                };
+                if ends_item {
+                    levels[top].1 = 0;
+                    depth -= n;
+                }
+            }
             _ => {}
         }
-        prev = b;
+        max = max.max(depth);
+        if tok.ty != T::Comment {
+            prev = tok.ty;
+        }
     }
-    max + unary
+    max
 }
 
 /// Runs `f` directly for shallow input, else on a thread whose stack fits
 /// [`MAX_NESTING_DEPTH`] levels.
-fn with_stack_for<R: Send>(text: &str, f: impl FnOnce() -> R + Send) -> R {
-    let est = estimated_depth(text);
+fn with_stack_for<R: Send>(est: usize, f: impl FnOnce() -> R + Send) -> R {
     if est < INLINE_DEPTH {
         return f();
     }

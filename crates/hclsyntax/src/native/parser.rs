@@ -2,7 +2,7 @@
 //! a token peeker with HCL's newline-sensitivity stack (`peeker.go`), the
 //! recovery flag and the nesting-depth guard, plus HCL's recovery helpers.
 
-use super::token::{Token, T};
+use super::token::{Locator, Token, T};
 use super::{MAX_NESTING_DEPTH, MAX_TREE_DEPTH};
 use crate::ast::{Expr, ExprKind, Literal};
 use crate::diagnostic::{Diagnostic, Diagnostics};
@@ -20,6 +20,8 @@ pub(super) struct Tok {
 pub(super) struct Parser<'a> {
     pub text: &'a str,
     pub toks: Vec<Token>,
+    /// Line/column positions for token ranges.
+    pub loc: Locator<'a>,
     next: usize,
     newlines: Vec<bool>,
     /// Set once the parser has reported an error and skipped ahead: later
@@ -35,10 +37,11 @@ pub(super) struct Parser<'a> {
 pub(super) const TOO_DEEP_SUMMARY: &str = "Nesting too deep";
 
 impl<'a> Parser<'a> {
-    pub fn new(text: &'a str, toks: Vec<Token>) -> Parser<'a> {
+    pub fn new(text: &'a str, toks: Vec<Token>, loc: Locator<'a>) -> Parser<'a> {
         Parser {
             text,
             toks,
+            loc,
             next: 0,
             newlines: vec![true],
             recovery: false,
@@ -66,7 +69,8 @@ impl<'a> Parser<'a> {
             let t = &self.toks[i];
             match t.ty {
                 T::Comment => {
-                    if include && self.text[t.start..t.end].ends_with('\n') {
+                    if include && t.end() > t.start() && self.text.as_bytes()[t.end() - 1] == b'\n'
+                    {
                         return Tok {
                             ty: T::Newline,
                             idx: i,
@@ -101,12 +105,12 @@ impl<'a> Parser<'a> {
     }
 
     pub fn range(&self, t: Tok) -> Range {
-        self.toks[t.idx].range.clone()
+        self.loc.token_range(&self.toks[t.idx])
     }
 
     pub fn bytes(&self, t: Tok) -> &'a str {
         let tok = &self.toks[t.idx];
-        &self.text[tok.start..tok.end]
+        &self.text[tok.start()..tok.end()]
     }
 
     pub fn next_range(&self) -> Range {
@@ -118,7 +122,7 @@ impl<'a> Parser<'a> {
             return self.next_range();
         }
         let i = (self.next - 1).min(self.toks.len() - 1);
-        self.toks[i].range.clone()
+        self.loc.token_range(&self.toks[i])
     }
 
     /// Whether the next token is the identifier `kw`.

@@ -4,7 +4,7 @@
 //! the same heredoc end-marker rule. It never recurses, so deeply nested
 //! input cannot overflow the stack here.
 
-use super::token::{is_id_continue, is_id_start, T};
+use super::token::{is_id_continue, is_id_start, Token, T};
 
 /// What the scanner starts in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +32,7 @@ struct Scanner<'a> {
     text: &'a str,
     b: &'a [u8],
     p: usize,
-    out: Vec<(T, usize, usize)>,
+    out: Vec<Token>,
     stack: Vec<Frame>,
     braces: i64,
     ret_braces: Vec<i64>,
@@ -41,7 +41,7 @@ struct Scanner<'a> {
 
 /// Scans `text` from byte `first` (past any BOM) to the end. The result
 /// always ends with an `Eof` token.
-pub(super) fn scan(text: &str, first: usize, mode: ScanMode) -> Vec<(T, usize, usize)> {
+pub(super) fn scan(text: &str, first: usize, mode: ScanMode) -> Vec<Token> {
     let mut s = Scanner {
         text,
         b: text.as_bytes(),
@@ -64,7 +64,7 @@ pub(super) fn scan(text: &str, first: usize, mode: ScanMode) -> Vec<(T, usize, u
         }
     }
     let end = s.b.len();
-    s.out.push((T::Eof, end, end));
+    s.out.push(Token::new(T::Eof, end, end));
     s.out
 }
 
@@ -74,7 +74,7 @@ impl Scanner<'_> {
     }
 
     fn emit(&mut self, ty: T, len: usize) {
-        self.out.push((ty, self.p, self.p + len));
+        self.out.push(Token::new(ty, self.p, self.p + len));
         self.p += len;
     }
 

@@ -676,7 +676,7 @@ impl TemplateParser {
             open_range: for_range,
             close_range: endfor_range,
         };
-        let for_expr = Expr::new(ExprKind::For(f), range.clone());
+        let for_expr = Expr::new(ExprKind::For(Box::new(f)), range.clone());
         (
             Expr::new(ExprKind::TemplateJoin(Box::new(for_expr)), range),
             diags,

@@ -1,6 +1,8 @@
 //! Tokens of the native syntax, as HCL's scanner (`scan_tokens.rl`) emits
 //! them, and the position bookkeeping that turns byte offsets into ranges.
 
+use std::borrow::Cow;
+use std::cell::Cell;
 use std::sync::Arc;
 
 use crate::pos::{Pos, Range};
@@ -63,69 +65,181 @@ pub(super) enum T {
     QuotedNewline,
 }
 
-/// A scanned token: its type, byte span in the scanned text and range.
-#[derive(Debug, Clone)]
+/// A scanned token: its type and byte span in the scanned text. Line and
+/// column positions are computed only for the tokens whose ranges end up
+/// in the tree or in a diagnostic (see [`Locator`]).
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Token {
     pub ty: T,
-    pub start: usize,
-    pub end: usize,
-    pub range: Range,
+    start: u32,
+    end: u32,
 }
 
-/// Attaches line/column ranges to raw `(type, start, end)` tokens, walking
-/// the text once (tokens come in source order, never overlapping).
+impl Token {
+    /// A token spanning `start..end`; offsets fit in `u32` because
+    /// [`scannable_len`] bounds the text scanned.
+    pub fn new(ty: T, start: usize, end: usize) -> Token {
+        debug_assert!(end <= u32::MAX as usize);
+        Token {
+            ty,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    pub fn start(&self) -> usize {
+        self.start as usize
+    }
+
+    pub fn end(&self) -> usize {
+        self.end as usize
+    }
+}
+
+/// How much of `text` the scanner reads: all of it, unless it is too large
+/// for token offsets (4 GiB), in which case the longest prefix that fits.
+pub(super) fn scannable_len(text: &str) -> usize {
+    let mut len = text.len().min(u32::MAX as usize);
+    while !text.is_char_boundary(len) {
+        len -= 1;
+    }
+    len
+}
+
+/// Byte offsets where the lines of `text` start (always begins with 0).
+pub(crate) fn line_starts(text: &str) -> Vec<usize> {
+    let mut starts = Vec::with_capacity(text.len() / 32 + 1);
+    starts.push(0);
+    starts.extend(
+        text.bytes()
+            .enumerate()
+            .filter(|(_, b)| *b == b'\n')
+            .map(|(i, _)| i + 1),
+    );
+    starts
+}
+
+/// Turns byte offsets of the scanned text into line/column positions, as
+/// walking the text from byte `first` (at position `base`) would: lines
+/// count `\n`, columns count characters.
 ///
 /// `base` is the position of byte `first` of `text` (HCL's `start` for
 /// `ParseExpression`); columns count characters, as [`crate::SourceFile`]
-/// does.
-pub(super) fn locate(
-    text: &str,
+/// does. Lookups use a line index, starting from the line of the previous
+/// lookup, since the parser mostly moves forward.
+pub(super) struct Locator<'a> {
+    text: &'a str,
     first: usize,
     base: Pos,
-    filename: &Arc<str>,
-    raw: Vec<(T, usize, usize)>,
-) -> Vec<Token> {
-    let mut cursor = Cursor {
-        text,
-        off: first,
-        pos: base,
-    };
-    let mut out = Vec::with_capacity(raw.len());
-    for (ty, start, end) in raw {
-        let s = cursor.advance_to(start);
-        let e = cursor.advance_to(end);
-        out.push(Token {
-            ty,
-            start,
-            end,
-            range: Range::new(filename.clone(), s, e),
-        });
-    }
-    out
+    filename: Arc<str>,
+    lines: Cow<'a, [usize]>,
+    hint: Cell<Hint>,
 }
 
-struct Cursor<'a> {
-    text: &'a str,
-    off: usize,
-    pos: Pos,
+/// The previous lookup: its line index, byte offset and the characters
+/// between the start of its line and it.
+#[derive(Debug, Clone, Copy)]
+struct Hint {
+    line: usize,
+    byte: usize,
+    chars: usize,
 }
 
-impl Cursor<'_> {
-    fn advance_to(&mut self, target: usize) -> Pos {
-        if target > self.off {
-            for c in self.text[self.off..target].chars() {
-                if c == '\n' {
-                    self.pos.line += 1;
-                    self.pos.column = 1;
-                } else {
-                    self.pos.column += 1;
-                }
-            }
-            self.pos.byte += target - self.off;
-            self.off = target;
+impl<'a> Locator<'a> {
+    /// `lines` is the line index of `text` when the caller has one
+    /// (a [`crate::SourceFile`]'s); otherwise it is built here.
+    pub fn new(
+        text: &'a str,
+        first: usize,
+        base: Pos,
+        filename: Arc<str>,
+        lines: Option<&'a [usize]>,
+    ) -> Locator<'a> {
+        let lines = match lines {
+            Some(l) => Cow::Borrowed(l),
+            None => Cow::Owned(line_starts(text)),
+        };
+        Locator {
+            text,
+            first,
+            base,
+            filename,
+            lines,
+            hint: Cell::new(Hint {
+                line: 0,
+                byte: first,
+                chars: 0,
+            }),
         }
-        self.pos
     }
+
+    /// Index of the line holding `byte`.
+    fn line_of(&self, byte: usize) -> usize {
+        let lines = &*self.lines;
+        let holds = |i: usize| lines[i] <= byte && lines.get(i + 1).is_none_or(|&n| byte < n);
+        let h = self.hint.get().line;
+        if holds(h) {
+            return h;
+        }
+        if h + 1 < lines.len() && holds(h + 1) {
+            return h + 1;
+        }
+        lines.partition_point(|&s| s <= byte).saturating_sub(1)
+    }
+
+    /// The position of byte offset `byte` (a character boundary at or
+    /// after `first`).
+    ///
+    /// Columns are counted from the previous lookup when it was on the
+    /// same line, so walking a long line token by token stays linear.
+    pub fn pos(&self, byte: usize) -> Pos {
+        let byte = byte.clamp(self.first, self.text.len());
+        let idx = self.line_of(byte);
+        let bytes = self.text.as_bytes();
+        let last = self.hint.get();
+        // Characters from the start of the line to `byte`.
+        let chars = if last.line == idx && last.byte <= byte {
+            last.chars + count_chars(&bytes[last.byte..byte])
+        } else if last.line == idx {
+            last.chars - count_chars(&bytes[byte..last.byte])
+        } else {
+            let line_start = if idx == 0 {
+                self.first
+            } else {
+                self.lines[idx]
+            };
+            count_chars(&bytes[line_start..byte])
+        };
+        self.hint.set(Hint {
+            line: idx,
+            byte,
+            chars,
+        });
+        Pos {
+            line: self.base.line + idx,
+            column: if idx == 0 {
+                self.base.column + chars
+            } else {
+                1 + chars
+            },
+            byte: self.base.byte + (byte - self.first),
+        }
+    }
+
+    /// The range of byte offsets `start..end`.
+    pub fn range(&self, start: usize, end: usize) -> Range {
+        Range::new(self.filename.clone(), self.pos(start), self.pos(end))
+    }
+
+    /// The range of a token.
+    pub fn token_range(&self, tok: &Token) -> Range {
+        self.range(tok.start(), tok.end())
+    }
+}
+
+/// Characters in valid UTF-8 `bytes` (bytes that do not continue one).
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 /// The position `len` bytes into `text` starting from `start` (used for
