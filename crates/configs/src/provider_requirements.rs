@@ -21,10 +21,7 @@ pub struct RequiredProvider {
     pub name: String,
     /// The `source` address as written; `None` means the implied
     /// `hashicorp/<name>` provider.
-    // needs addrs: parsing the source into a provider address
-    // (`ParseProviderSourceString`, with its "Invalid provider source
-    // string" / "Invalid provider type" diagnostics at the source
-    // expression) once the addrs crate has provider addresses.
+    // Checked with `addrs::parse_provider_source_string` when decoded.
     pub source: Option<String>,
     pub source_range: Option<Range>,
     pub requirement: VersionConstraint,
@@ -158,6 +155,14 @@ pub fn decode_required_providers_block(block: &Block) -> (Option<RequiredProvide
                         ));
                         continue;
                     };
+                    // The parser's diagnostics carry no range: point them
+                    // at the source expression, as OpenTofu does.
+                    if let Err(more) = addrs::parse_provider_source_string(&s) {
+                        diags.extend(more.into_iter().map(|mut d| {
+                            d.subject.get_or_insert_with(|| value.range.clone());
+                            d
+                        }));
+                    }
                     rp.source = Some(s);
                     rp.source_range = Some(value.range.clone());
                 }
