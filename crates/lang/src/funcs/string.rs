@@ -4,7 +4,6 @@
 //! templatestring (see [`templatestring_function`]), title, trim,
 //! trimprefix, trimspace and trimsuffix.
 
-mod format;
 mod regex_fns;
 mod template;
 
@@ -12,8 +11,8 @@ use cty::{Type, Value};
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::function::{static_return, FnError, Function, FunctionTable, Param};
+use crate::functions::format_values;
 
-pub(crate) use format::format_fsm;
 pub use template::templatestring_function;
 
 /// Largest string a function may build, so that huge counts give errors
@@ -242,7 +241,7 @@ fn formatlist_fn() -> Function {
             let fmt_str = arg_str(&args[0]);
             let args = &args[1..];
             if args.is_empty() {
-                let r = format_fsm(fmt_str, &[]).map_err(FnError::general)?;
+                let r = format_values(fmt_str, &[]).map_err(|e| FnError::general(e.message()))?;
                 return Ok(Value::list(Type::String, vec![Value::string(r)])?);
             }
             let mut iter_len: Option<usize> = None;
@@ -313,8 +312,11 @@ fn formatlist_fn() -> Function {
                     }
                     fmt_args.push(v);
                 }
-                let r = format_fsm(fmt_str, &fmt_args).map_err(|e| {
-                    FnError::general(format!("error on format iteration {iter_idx}: {e}"))
+                let r = format_values(fmt_str, &fmt_args).map_err(|e| {
+                    FnError::general(format!(
+                        "error on format iteration {iter_idx}: {}",
+                        e.message()
+                    ))
                 })?;
                 ret.push(Value::string(r));
             }

@@ -111,6 +111,10 @@ pub fn format_values(fmt: &str, args: &[Value]) -> Result<String, FnError> {
         if p < bytes.len() && bytes[p] == b'[' {
             p += 1;
             let ds = p;
+            // go-cty's grammar: an argument index starts with 1-9.
+            if bytes.get(p) == Some(&b'0') {
+                return Err(invalid_at(p));
+            }
             while p < bytes.len() && bytes[p].is_ascii_digit() {
                 p += 1;
             }
@@ -186,7 +190,14 @@ fn unsupported(verb: &Verb<'_>, msg: impl std::fmt::Display) -> FnError {
     ))
 }
 
+/// Widths and precisions past this are refused rather than padded: Go's fmt
+/// refuses them too, and padding to a billion characters exhausts memory.
+const MAX_WIDTH: usize = 1_000_000;
+
 fn append_verb(verb: &Verb<'_>, buf: &mut String, args: &[Value]) -> Result<(), FnError> {
+    if verb.width.is_some_and(|w| w > MAX_WIDTH) || verb.prec.is_some_and(|w| w > MAX_WIDTH) {
+        return Err(unsupported(verb, "width or precision too large"));
+    }
     let Some(arg) = verb.arg_num.checked_sub(1).and_then(|i| args.get(i)) else {
         return Err(FnError::general(format!(
             "not enough arguments for {} at {}: need index {} but have {} total",

@@ -6,6 +6,7 @@ mod collection;
 mod conversion;
 mod encoding;
 mod format;
+mod format_cases;
 mod meta;
 mod number;
 mod string;
