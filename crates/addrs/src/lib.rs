@@ -4,6 +4,7 @@
 //! Knows only strings and HCL traversals; knows nothing of values, files
 //! or evaluation.
 
+mod abs_resource;
 mod getter;
 mod gourl;
 mod hostname;
@@ -18,6 +19,7 @@ mod referenceable;
 #[cfg(test)]
 mod test_traversal;
 
+pub use abs_resource::{AbsResource, AbsResourceInstance};
 pub use getter::{archive_format, clean_path, split_package_subdir, DetectError};
 pub use gourl::go_quote;
 pub use hostname::Hostname;
