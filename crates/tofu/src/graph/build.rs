@@ -1,0 +1,228 @@
+//! Building the graph from the configuration tree.
+
+use std::collections::HashMap;
+
+use addrs::ResourceMode;
+use configs::config::Config;
+use configs::resource::Resource;
+use hclsyntax::Traversal;
+use petgraph::graph::{DiGraph, NodeIndex};
+
+use super::references::{body_traversals, dependencies_of_refs, expr_traversals, references_in};
+use super::{Node, NodeKind};
+
+/// The graph: an edge `a → b` means `b` needs `a`'s value first.
+pub struct Graph {
+    pub graph: DiGraph<Node, ()>,
+    pub index: HashMap<Node, NodeIndex>,
+}
+
+impl Graph {
+    fn add(&mut self, node: Node) -> NodeIndex {
+        if let Some(i) = self.index.get(&node) {
+            return *i;
+        }
+        let i = self.graph.add_node(node.clone());
+        self.index.insert(node, i);
+        i
+    }
+}
+
+/// One node per object of every module in the tree, with its dependencies.
+pub fn build_graph(root: &Config) -> Graph {
+    let mut g = Graph {
+        graph: DiGraph::new(),
+        index: HashMap::new(),
+    };
+    let configs = root.all();
+    // Nodes first, so that dependencies can find them.
+    for cfg in &configs {
+        for node in nodes_of(cfg) {
+            g.add(node);
+        }
+    }
+    for cfg in &configs {
+        for node in nodes_of(cfg) {
+            let to = g.index[&node];
+            for dep in dependencies(root, cfg, &node) {
+                if let Some(from) = g.index.get(&dep).copied() {
+                    if !g.graph.contains_edge(from, to) {
+                        g.graph.add_edge(from, to, ());
+                    }
+                }
+            }
+        }
+    }
+    g
+}
+
+fn nodes_of(cfg: &Config) -> Vec<Node> {
+    let m = &cfg.module;
+    let node = |kind| Node {
+        module: cfg.path.clone(),
+        kind,
+    };
+    let mut out = Vec::new();
+    out.extend(
+        m.variables
+            .keys()
+            .map(|n| node(NodeKind::Variable(n.clone()))),
+    );
+    out.extend(m.locals.keys().map(|n| node(NodeKind::Local(n.clone()))));
+    out.extend(m.outputs.keys().map(|n| node(NodeKind::Output(n.clone()))));
+    out.extend(
+        m.module_calls
+            .keys()
+            .map(|n| node(NodeKind::ModuleCall(n.clone()))),
+    );
+    for r in all_resources(cfg) {
+        out.push(node(NodeKind::Resource(resource_addr(r))));
+    }
+    out.extend(m.checks.keys().map(|n| node(NodeKind::Check(n.clone()))));
+    out
+}
+
+/// Every resource block of a module, all modes.
+pub fn all_resources(cfg: &Config) -> impl Iterator<Item = &Resource> {
+    let m = &cfg.module;
+    m.managed_resources
+        .values()
+        .chain(m.data_resources.values())
+        .chain(m.ephemeral_resources.values())
+}
+
+/// The address of a resource block.
+pub fn resource_addr(r: &Resource) -> addrs::Resource {
+    addrs::Resource {
+        mode: match r.mode {
+            configs::resource::ResourceMode::Managed => ResourceMode::Managed,
+            configs::resource::ResourceMode::Data => ResourceMode::Data,
+            configs::resource::ResourceMode::Ephemeral => ResourceMode::Ephemeral,
+        },
+        type_name: r.type_name.clone(),
+        name: r.name.clone(),
+    }
+}
+
+/// Looks a resource block up by address.
+pub fn find_resource<'c>(cfg: &'c Config, addr: &addrs::Resource) -> Option<&'c Resource> {
+    let key = format!("{}.{}", addr.type_name, addr.name);
+    let m = &cfg.module;
+    match addr.mode {
+        ResourceMode::Managed => m.managed_resources.get(&key),
+        ResourceMode::Data => m.data_resources.get(&key),
+        ResourceMode::Ephemeral => m.ephemeral_resources.get(&key),
+    }
+}
+
+fn rule_traversals(rules: &[configs::check_rule::CheckRule], out: &mut Vec<Traversal>) {
+    for r in rules {
+        expr_traversals(r.condition.iter().chain(r.error_message.iter()), out);
+    }
+}
+
+fn dependencies(root: &Config, cfg: &Config, node: &Node) -> Vec<Node> {
+    let m = &cfg.module;
+    let mut trav = Vec::new();
+    let mut deps = Vec::new();
+    match &node.kind {
+        NodeKind::Variable(name) => {
+            // A child's variable is the caller's argument: evaluated in the
+            // parent module.
+            if let (Some(parent_path), Some(call_name)) =
+                (cfg.path.parent(), cfg.path.0.last().cloned())
+            {
+                if let Some(parent) = root.descendant(&parent_path.0) {
+                    if let Some(call) = parent.module.module_calls.get(&call_name) {
+                        let mut t = Vec::new();
+                        if let Some(attr) = call_argument(call, name) {
+                            t.extend(attr.expr.variables());
+                        }
+                        deps.extend(dependencies_of_refs(
+                            parent,
+                            &parent_path,
+                            &references_in(t),
+                        ));
+                    }
+                }
+            }
+            if let Some(v) = m.variables.get(name) {
+                rule_traversals(&v.validations, &mut trav);
+                // The variable's own value is not a dependency of itself.
+                trav.retain(|t| !(t.root == "var" && first_attr(t) == Some(name.as_str())));
+            }
+        }
+        NodeKind::Local(name) => {
+            if let Some(l) = m.locals.get(name) {
+                trav.extend(l.expr.variables());
+            }
+        }
+        NodeKind::Output(name) => {
+            if let Some(o) = m.outputs.get(name) {
+                expr_traversals(o.expr.iter(), &mut trav);
+                trav.extend(o.depends_on.iter().cloned());
+                rule_traversals(&o.preconditions, &mut trav);
+            }
+        }
+        NodeKind::ModuleCall(name) => {
+            if let Some(c) = m.module_calls.get(name) {
+                expr_traversals(
+                    c.count
+                        .iter()
+                        .chain(c.for_each.iter())
+                        .chain(c.enabled.iter()),
+                    &mut trav,
+                );
+                trav.extend(c.depends_on.iter().cloned());
+            }
+        }
+        NodeKind::Resource(addr) => {
+            if let Some(r) = find_resource(cfg, addr) {
+                expr_traversals(
+                    r.count
+                        .iter()
+                        .chain(r.for_each.iter())
+                        .chain(r.enabled.iter()),
+                    &mut trav,
+                );
+                body_traversals(&r.config, &mut trav);
+                trav.extend(r.depends_on.iter().cloned());
+                rule_traversals(&r.preconditions, &mut trav);
+                rule_traversals(&r.postconditions, &mut trav);
+            }
+        }
+        NodeKind::Check(name) => {
+            if let Some(c) = m.checks.get(name) {
+                rule_traversals(&c.asserts, &mut trav);
+                if let Some(d) = &c.data_resource {
+                    body_traversals(&d.config, &mut trav);
+                }
+            }
+        }
+    }
+    deps.extend(dependencies_of_refs(cfg, &cfg.path, &references_in(trav)));
+    // Everything in a child module waits for the call that expands it.
+    if let (Some(parent_path), Some(call_name)) = (cfg.path.parent(), cfg.path.0.last()) {
+        deps.push(Node {
+            module: parent_path,
+            kind: NodeKind::ModuleCall(call_name.clone()),
+        });
+    }
+    deps
+}
+
+fn first_attr(t: &Traversal) -> Option<&str> {
+    match t.steps.first().map(|s| &s.kind) {
+        Some(hclsyntax::StepKind::Attr(a)) => Some(a),
+        _ => None,
+    }
+}
+
+/// The argument a `module` block gives for the child's variable `name`.
+pub fn call_argument(
+    call: &configs::module_call::ModuleCall,
+    name: &str,
+) -> Option<std::sync::Arc<hclsyntax::Attribute>> {
+    let (attrs, _) = call.config.just_attributes();
+    attrs.into_iter().find(|a| a.name == name)
+}

@@ -1,0 +1,14 @@
+//! The dependency graph of a whole configuration (OpenTofu builds one with
+//! its graph transformers; here one pass over the configuration tree): one
+//! node per declared object per static module path, an edge from each
+//! object to every object whose value it needs.
+
+mod build;
+mod cycles;
+mod node;
+mod references;
+
+pub use build::{all_resources, build_graph, call_argument, find_resource, resource_addr, Graph};
+pub use cycles::cycle_diagnostics;
+pub use node::{Node, NodeKind};
+pub use references::{body_traversals, dependencies_of_refs, references_in};

@@ -1,0 +1,57 @@
+//! The builtin `terraform_data` resource (OpenTofu's
+//! `internal/builtin/providers/tf/resource_data.go`): `input` and
+//! `triggers_replace` are set by the configuration; `output` mirrors
+//! `input` after apply (known null when `input` is null); `id` is computed.
+
+use cty::{Type, Value};
+use hclsyntax::{BodySchema, Diagnostics};
+use lang::Scope;
+
+use super::PlannedInstance;
+
+pub fn schema_type() -> Type {
+    Type::object_from([
+        ("id", Type::String),
+        ("input", Type::Dynamic),
+        ("output", Type::Dynamic),
+        ("triggers_replace", Type::Dynamic),
+    ])
+}
+
+pub fn plan(
+    resource: &configs::resource::Resource,
+    scope: &Scope<'_>,
+) -> (PlannedInstance, Diagnostics) {
+    let schema = BodySchema::new(&["input", "triggers_replace"], &[]);
+    let (content, mut diags) = resource.config.content(&schema);
+    let mut eval = |name: &str| match content.attribute(name) {
+        Some(attr) => {
+            let (v, d) = scope.eval_expr(&attr.expr, &Type::Dynamic);
+            diags.extend(d);
+            v
+        }
+        None => Value::null(Type::Dynamic),
+    };
+    let input = eval("input");
+    let triggers = eval("triggers_replace");
+    // `output` is the input once applied: unknown now, unless the input is
+    // a known null (the provider plans that as null).
+    let output = if input.is_known() && input.unmark().is_null() {
+        Value::null(Type::Dynamic)
+    } else {
+        Value::unknown(input.unmark().ty().clone())
+    };
+    let after = Value::object_from([
+        ("id", Value::unknown(Type::String)),
+        ("input", input),
+        ("output", output),
+        ("triggers_replace", triggers),
+    ]);
+    (
+        PlannedInstance {
+            after,
+            schema_type: schema_type(),
+        },
+        diags,
+    )
+}

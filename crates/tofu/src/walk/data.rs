@@ -1,0 +1,425 @@
+//! One module instance as a source of values ([`lang::Data`]): what the
+//! expressions of its objects see. OpenTofu's `evaluationStateData`.
+
+use std::collections::BTreeMap;
+
+use addrs::{
+    CountAttr, ForEachAttr, InputVariable, LocalValue, ModuleCall, ModuleInstance, PathAttr,
+    Reference, Referenceable, Resource, TerraformAttr,
+};
+use configs::config::Config;
+use cty::{Mark, Type, Value};
+use hclsyntax::{Diagnostic, Diagnostics, Range};
+use lang::{Data, Scope};
+
+use super::state::{RepeatKind, State};
+use super::{Mode, Walk};
+use crate::expand::Repetition;
+use crate::graph::find_resource;
+use crate::resources::resource_value_type;
+
+/// The values one module instance's expressions can see.
+pub struct InstanceData<'w> {
+    pub walk: &'w Walk<'w>,
+    pub state: &'w State,
+    /// The module's configuration.
+    pub config: &'w Config,
+    pub inst: ModuleInstance,
+    /// `count.index` / `each.*` of the object being evaluated.
+    pub repetition: Repetition,
+}
+
+impl<'w> InstanceData<'w> {
+    pub fn scope(&self) -> Scope<'_> {
+        Scope::new(self, self.walk.functions.clone())
+    }
+
+    fn module_display(&self) -> String {
+        if self.config.path.is_root() {
+            "the root module".into()
+        } else {
+            self.config.path.to_string()
+        }
+    }
+}
+
+fn quote(s: &str) -> String {
+    cty::format::go_quote(s)
+}
+
+fn suggestion<'a>(given: &str, names: impl Iterator<Item = &'a str>) -> String {
+    match hclsyntax::body::name_suggestion(given, names) {
+        Some(s) => format!(" Did you mean {}?", quote(s)),
+        None => String::new(),
+    }
+}
+
+/// The value of a resource whose instances are not known (validate, or
+/// after an error): an unknown of the shape its repetition gives.
+pub fn unknown_resource_value(elem: Type, kind: RepeatKind) -> Value {
+    match kind {
+        RepeatKind::Single => Value::unknown(elem),
+        RepeatKind::Count => Value::unknown(Type::list(elem)),
+        RepeatKind::ForEach => Value::unknown(Type::map(elem)),
+    }
+}
+
+/// How a block with these meta-arguments repeats.
+pub fn repeat_kind(
+    count: &Option<hclsyntax::Expr>,
+    for_each: &Option<hclsyntax::Expr>,
+) -> RepeatKind {
+    if count.is_some() {
+        RepeatKind::Count
+    } else if for_each.is_some() {
+        RepeatKind::ForEach
+    } else {
+        RepeatKind::Single
+    }
+}
+
+/// Instances assembled as a reference sees them: one value, a tuple
+/// (`count`) or an object (`for_each`).
+pub fn assemble(
+    kind: RepeatKind,
+    instances: impl Iterator<Item = (addrs::InstanceKey, Value)>,
+) -> Value {
+    match kind {
+        RepeatKind::Single => instances
+            .map(|(_, v)| v)
+            .next()
+            .unwrap_or_else(Value::dynamic),
+        RepeatKind::Count => Value::tuple(instances.map(|(_, v)| v).collect()),
+        RepeatKind::ForEach => Value::object(
+            instances
+                .filter_map(|(k, v)| match k {
+                    addrs::InstanceKey::String(s) => Some((s, v)),
+                    _ => None,
+                })
+                .collect(),
+        ),
+    }
+}
+
+impl Data for InstanceData<'_> {
+    fn static_validate_references(
+        &self,
+        refs: &[Reference],
+        _self_addr: Option<&Referenceable>,
+        source: Option<&Referenceable>,
+    ) -> Diagnostics {
+        let mut diags = Diagnostics::new();
+        let m = &self.config.module;
+        for r in refs {
+            let rng = r.source_range.clone();
+            match &r.subject {
+                Referenceable::InputVariable(a) if !m.variables.contains_key(&a.name) => {
+                    let sugg = suggestion(&a.name, m.variables.keys().map(String::as_str));
+                    let detail = if sugg.is_empty() {
+                        format!("An input variable with the name {} has not been declared. This variable can be declared with a variable {} {{}} block.", quote(&a.name), quote(&a.name))
+                    } else {
+                        format!(
+                            "An input variable with the name {} has not been declared.{sugg}",
+                            quote(&a.name)
+                        )
+                    };
+                    diags.push(Diagnostic::error(
+                        "Reference to undeclared input variable",
+                        detail,
+                        rng,
+                    ));
+                }
+                Referenceable::LocalValue(a) if !m.locals.contains_key(&a.name) => {
+                    let sugg = suggestion(&a.name, m.locals.keys().map(String::as_str));
+                    diags.push(Diagnostic::error(
+                        "Reference to undeclared local value",
+                        format!(
+                            "A local value with the name {} has not been declared.{sugg}",
+                            quote(&a.name)
+                        ),
+                        rng,
+                    ));
+                }
+                Referenceable::ModuleCall(a) => self.check_call(&a.name, rng, &mut diags),
+                Referenceable::ModuleCallInstance(a) => {
+                    self.check_call(&a.call.name, rng, &mut diags)
+                }
+                Referenceable::ModuleCallInstanceOutput(a) => {
+                    self.check_call(&a.call.call.name, rng, &mut diags)
+                }
+                Referenceable::Resource(res) => self.check_resource(res, source, rng, &mut diags),
+                Referenceable::ResourceInstance(ri) => {
+                    self.check_resource(&ri.resource, source, rng, &mut diags)
+                }
+                _ => {}
+            }
+        }
+        diags
+    }
+
+    fn get_count_attr(&self, addr: &CountAttr, range: &Range) -> (Value, Diagnostics) {
+        if addr.name != "index" {
+            return (
+                Value::dynamic(),
+                vec![Diagnostic::error(
+                    "Invalid \"count\" attribute",
+                    format!("The \"count\" object does not have an attribute named {}. The only supported attribute is count.index, which is the index of each instance of a resource block that has the \"count\" argument set.", quote(&addr.name)),
+                    range.clone(),
+                )],
+            );
+        }
+        match &self.repetition.count_index {
+            Some(v) => (v.clone(), Diagnostics::new()),
+            None => (
+                Value::unknown(Type::Number),
+                vec![Diagnostic::error(
+                    "Reference to \"count\" in non-counted context",
+                    "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set.",
+                    range.clone(),
+                )],
+            ),
+        }
+    }
+
+    fn get_for_each_attr(&self, addr: &ForEachAttr, range: &Range) -> (Value, Diagnostics) {
+        let found = match addr.name.as_str() {
+            "key" => &self.repetition.each_key,
+            "value" => &self.repetition.each_value,
+            other => {
+                return (
+                    Value::dynamic(),
+                    vec![Diagnostic::error(
+                        "Invalid \"each\" attribute",
+                        format!("The \"each\" object does not have an attribute named {}. The supported attributes are each.key and each.value, the current key and value pair of the \"for_each\" attribute set.", quote(other)),
+                        range.clone(),
+                    )],
+                )
+            }
+        };
+        match found {
+            Some(v) => (v.clone(), Diagnostics::new()),
+            None => (
+                Value::dynamic(),
+                vec![Diagnostic::error(
+                    "Reference to \"each\" in context without for_each",
+                    "The \"each\" object can be used only in \"module\" or \"resource\" blocks, and only when the \"for_each\" argument is set.",
+                    range.clone(),
+                )],
+            ),
+        }
+    }
+
+    fn get_resource(&self, addr: &Resource, _range: &Range) -> (Value, Diagnostics) {
+        let Some(rc) = find_resource(self.config, addr) else {
+            return (Value::dynamic(), Diagnostics::new());
+        };
+        let kind = repeat_kind(&rc.count, &rc.for_each);
+        if self.walk.mode == Mode::Plan {
+            if let Some(rs) = self
+                .state
+                .values(&self.inst)
+                .and_then(|v| v.resources.get(addr))
+            {
+                let v = assemble(
+                    rs.kind,
+                    rs.instances.iter().map(|(k, v)| (k.clone(), v.clone())),
+                );
+                return (v, Diagnostics::new());
+            }
+        }
+        (
+            unknown_resource_value(resource_value_type(&addr.type_name), kind),
+            Diagnostics::new(),
+        )
+    }
+
+    fn get_local_value(&self, addr: &LocalValue, _range: &Range) -> (Value, Diagnostics) {
+        let v = self
+            .state
+            .values(&self.inst)
+            .and_then(|v| v.locals.get(&addr.name))
+            .cloned()
+            .unwrap_or_else(Value::dynamic);
+        (v, Diagnostics::new())
+    }
+
+    fn get_module(&self, addr: &ModuleCall, _range: &Range) -> (Value, Diagnostics) {
+        let Some(call) = self.config.module.module_calls.get(&addr.name) else {
+            return (Value::dynamic(), Diagnostics::new());
+        };
+        let Some(child) = self.config.children.get(&addr.name) else {
+            return (Value::dynamic(), Diagnostics::new());
+        };
+        let kind = repeat_kind(&call.count, &call.for_each);
+        if self.walk.mode == Mode::Validate {
+            let attrs: BTreeMap<String, Type> = child
+                .module
+                .outputs
+                .keys()
+                .map(|k| (k.clone(), Type::Dynamic))
+                .collect();
+            return (
+                unknown_resource_value(Type::object(attrs), kind),
+                Diagnostics::new(),
+            );
+        }
+        let Some(cs) = self
+            .state
+            .values(&self.inst)
+            .and_then(|v| v.calls.get(&addr.name))
+        else {
+            return (Value::dynamic(), Diagnostics::new());
+        };
+        let instances = cs.keys.iter().map(|key| {
+            let child_inst = self.inst.child(&addr.name, key.clone());
+            let values = self.state.values(&child_inst);
+            let outputs: BTreeMap<String, Value> = child
+                .module
+                .outputs
+                .keys()
+                .map(|name| {
+                    let v = values
+                        .and_then(|v| v.outputs.get(name))
+                        .cloned()
+                        .unwrap_or_else(Value::dynamic);
+                    (name.clone(), v)
+                })
+                .collect();
+            (key.clone(), Value::object(outputs))
+        });
+        (assemble(cs.kind, instances), Diagnostics::new())
+    }
+
+    fn get_path_attr(&self, addr: &PathAttr, range: &Range) -> (Value, Diagnostics) {
+        match addr.name.as_str() {
+            "cwd" => (Value::string(&self.walk.cwd), Diagnostics::new()),
+            "module" => (
+                Value::string(self.walk.module_dir(self.config)),
+                Diagnostics::new(),
+            ),
+            "root" => (Value::string("."), Diagnostics::new()),
+            other => {
+                let sugg = suggestion(other, ["cwd", "module", "root"].into_iter());
+                (
+                    Value::dynamic(),
+                    vec![Diagnostic::error(
+                        "Invalid \"path\" attribute",
+                        format!(
+                            "The \"path\" object does not have an attribute named {}.{sugg}",
+                            quote(other)
+                        ),
+                        range.clone(),
+                    )],
+                )
+            }
+        }
+    }
+
+    fn get_terraform_attr(&self, addr: &TerraformAttr, range: &Range) -> (Value, Diagnostics) {
+        match addr.name.as_str() {
+            "workspace" => (Value::string(&self.walk.workspace), Diagnostics::new()),
+            "env" => (
+                Value::dynamic(),
+                vec![Diagnostic::error(
+                    "Invalid \"terraform\" attribute",
+                    "The terraform.env attribute was deprecated in v0.10 and removed in v0.12. The \"state environment\" concept was renamed to \"workspace\" in v0.12, and so the workspace name can now be accessed using the terraform.workspace attribute.",
+                    range.clone(),
+                )],
+            ),
+            other => (
+                Value::dynamic(),
+                vec![Diagnostic::error(
+                    "Invalid \"terraform\" attribute",
+                    format!("The \"terraform\" object does not have an attribute named {}. The only supported attribute is terraform.workspace, the name of the currently-selected workspace.", quote(other)),
+                    range.clone(),
+                )],
+            ),
+        }
+    }
+
+    fn get_input_variable(&self, addr: &InputVariable, _range: &Range) -> (Value, Diagnostics) {
+        let Some(decl) = self.config.module.variables.get(&addr.name) else {
+            return (Value::dynamic(), Diagnostics::new());
+        };
+        let mut v = match self.walk.mode {
+            Mode::Validate => None,
+            Mode::Plan => self
+                .state
+                .values(&self.inst)
+                .and_then(|v| v.variables.get(&addr.name))
+                .cloned(),
+        }
+        .unwrap_or_else(|| Value::unknown(decl.ty.clone().unwrap_or(Type::Dynamic)));
+        if decl.sensitive {
+            v = v.mark(Mark::Sensitive);
+        }
+        if decl.ephemeral {
+            v = v.mark(Mark::Ephemeral);
+        }
+        (v, Diagnostics::new())
+    }
+}
+
+impl InstanceData<'_> {
+    fn check_call(&self, name: &str, rng: Range, diags: &mut Diagnostics) {
+        let m = &self.config.module;
+        if m.module_calls.contains_key(name) {
+            return;
+        }
+        let sugg = suggestion(name, m.module_calls.keys().map(String::as_str));
+        diags.push(Diagnostic::error(
+            "Reference to undeclared module",
+            format!(
+                "No module call named {} is declared in {}.{sugg}",
+                quote(name),
+                self.module_display()
+            ),
+            rng,
+        ));
+    }
+
+    fn check_resource(
+        &self,
+        res: &Resource,
+        source: Option<&Referenceable>,
+        rng: Range,
+        diags: &mut Diagnostics,
+    ) {
+        if find_resource(self.config, res).is_none() {
+            let m = &self.config.module;
+            let (map, what) = match res.mode {
+                addrs::ResourceMode::Managed => (&m.managed_resources, "managed resource"),
+                addrs::ResourceMode::Data => (&m.data_resources, "data resource"),
+                addrs::ResourceMode::Ephemeral => (&m.ephemeral_resources, "ephemeral resource"),
+            };
+            let names = map
+                .values()
+                .filter(|c| c.type_name == res.type_name)
+                .map(|c| c.name.as_str());
+            let sugg = suggestion(&res.name, names);
+            diags.push(Diagnostic::error(
+                "Reference to undeclared resource",
+                format!(
+                    "A {what} {} {} has not been declared in {}.{sugg}",
+                    quote(&res.type_name),
+                    quote(&res.name),
+                    self.module_display()
+                ),
+                rng,
+            ));
+            return;
+        }
+        let self_ref = match source {
+            Some(Referenceable::Resource(s)) => s == res,
+            Some(Referenceable::ResourceInstance(s)) => &s.resource == res,
+            _ => false,
+        };
+        if self_ref {
+            diags.push(Diagnostic::error(
+                "Self-referential block",
+                format!("Configuration for {res} may not refer to itself."),
+                rng,
+            ));
+        }
+    }
+}

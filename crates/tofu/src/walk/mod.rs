@@ -1,0 +1,323 @@
+//! Walking the graph (OpenTofu's `walkValidate` / `walkPlan`): nodes in
+//! dependency order, a level at a time; the nodes of one level need
+//! nothing from each other and are evaluated in parallel. Each node is
+//! evaluated once per instance of its module.
+
+mod data;
+mod nodes;
+mod overlay;
+mod state;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+
+use addrs::{InstanceKey, ModuleInstance};
+use configs::config::Config;
+use cty::Value;
+use hclsyntax::Diagnostics;
+use lang::FunctionTable;
+use petgraph::graph::NodeIndex;
+use petgraph::Direction;
+use rayon::prelude::*;
+
+use crate::expand::Repetition;
+use crate::graph::{build_graph, cycle_diagnostics, Graph};
+use crate::plans::ResourceInstanceChange;
+
+pub use data::InstanceData;
+pub use state::{InstanceInfo, State};
+
+/// Which walk: `validate` (no instances expanded, variables unknown) or
+/// `plan` (everything expanded with the given root variables).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Validate,
+    Plan,
+}
+
+/// What the whole walk shares.
+pub struct Walk<'c> {
+    pub root: &'c Config,
+    pub mode: Mode,
+    pub functions: Arc<FunctionTable>,
+    pub cwd: String,
+    pub workspace: String,
+    /// Final root variable values (plan only).
+    pub root_values: BTreeMap<String, Value>,
+    /// The arguments of each module call, by module path and call name
+    /// (decoded once, used by every instance).
+    call_args: HashMap<(addrs::Module, String), BTreeMap<String, Arc<hclsyntax::Attribute>>>,
+}
+
+/// What a node gave for one module instance.
+pub enum Produced {
+    Variable(String, Value),
+    Local(String, Value),
+    Output(String, Value),
+    Resource(addrs::Resource, state::ResourceState),
+    Call(String, state::CallState),
+}
+
+/// The outcome of evaluating one node for all its module instances.
+#[derive(Default)]
+pub struct NodeResult {
+    pub diags: Diagnostics,
+    pub failed: bool,
+    pub produced: Vec<(ModuleInstance, Produced)>,
+    /// Module instances this node created (module calls).
+    pub new_instances: Vec<(addrs::Module, InstanceInfo)>,
+    pub changes: Vec<ResourceInstanceChange>,
+}
+
+/// Everything a walk found.
+pub struct WalkOutcome {
+    pub diags: Diagnostics,
+    pub changes: Vec<ResourceInstanceChange>,
+    /// Root outputs: value (unmarked) and whether it is sensitive.
+    pub root_outputs: BTreeMap<String, (Value, bool)>,
+}
+
+impl<'c> Walk<'c> {
+    pub fn new(root: &'c Config, mode: Mode, functions: Arc<FunctionTable>) -> Walk<'c> {
+        let mut call_args = HashMap::new();
+        for cfg in root.all() {
+            for (name, call) in &cfg.module.module_calls {
+                let (attrs, _) = call.config.just_attributes();
+                let map = attrs.into_iter().map(|a| (a.name.clone(), a)).collect();
+                call_args.insert((cfg.path.clone(), name.clone()), map);
+            }
+        }
+        Walk {
+            root,
+            mode,
+            functions,
+            cwd: std::env::current_dir()
+                .map(|p| p.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_default(),
+            workspace: std::env::var("TF_WORKSPACE")
+                .ok()
+                .filter(|w| !w.is_empty())
+                .unwrap_or_else(|| "default".into()),
+            root_values: BTreeMap::new(),
+            call_args,
+        }
+    }
+
+    /// The argument `var` of the call `call` made from module `parent`.
+    pub fn call_argument(
+        &self,
+        parent: &addrs::Module,
+        call: &str,
+        var: &str,
+    ) -> Option<&Arc<hclsyntax::Attribute>> {
+        self.call_args
+            .get(&(parent.clone(), call.to_string()))
+            .and_then(|m| m.get(var))
+    }
+
+    /// `path.module`: the module's directory relative to the root module's.
+    pub fn module_dir(&self, cfg: &Config) -> String {
+        if cfg.is_root() {
+            return ".".into();
+        }
+        let rel = relative_to(&cfg.dir, &self.root.dir);
+        if rel.is_empty() {
+            ".".into()
+        } else {
+            rel
+        }
+    }
+
+    /// Data for one module instance with `repetition` bound.
+    pub fn data<'w>(
+        &'w self,
+        state: &'w State,
+        config: &'w Config,
+        inst: ModuleInstance,
+        repetition: Repetition,
+    ) -> InstanceData<'w> {
+        InstanceData {
+            walk: self,
+            state,
+            config,
+            inst,
+            repetition,
+        }
+    }
+
+    /// Walks the whole configuration.
+    pub fn run(&self) -> WalkOutcome {
+        let graph = build_graph(self.root);
+        let cycles = cycle_diagnostics(&graph);
+        if !cycles.is_empty() {
+            return WalkOutcome {
+                diags: cycles,
+                changes: Vec::new(),
+                root_outputs: BTreeMap::new(),
+            };
+        }
+        let mut state = State::default();
+        state.instances.insert(
+            addrs::Module::root(),
+            vec![InstanceInfo {
+                addr: ModuleInstance::root(),
+                repetition: Repetition::default(),
+            }],
+        );
+        let mut diags = Diagnostics::new();
+        let mut changes = Vec::new();
+        for level in levels(&graph) {
+            let results: Vec<(NodeIndex, NodeResult)> = level
+                .par_iter()
+                .map(|&ix| {
+                    let node = &graph.graph[ix];
+                    let upstream_failed = graph
+                        .graph
+                        .neighbors_directed(ix, Direction::Incoming)
+                        .any(|d| state.failed.contains(&graph.graph[d]));
+                    if upstream_failed {
+                        return (
+                            ix,
+                            NodeResult {
+                                failed: true,
+                                ..NodeResult::default()
+                            },
+                        );
+                    }
+                    (ix, nodes::eval_node(self, &state, node))
+                })
+                .collect();
+            for (ix, r) in results {
+                let node = graph.graph[ix].clone();
+                if r.failed || hclsyntax::has_errors(&r.diags) {
+                    state.failed.insert(node);
+                }
+                diags.extend(r.diags);
+                for (inst, p) in r.produced {
+                    merge(&mut state, &inst, p);
+                }
+                for (path, info) in r.new_instances {
+                    state.instances.entry(path).or_default().push(info);
+                }
+                changes.extend(r.changes);
+            }
+        }
+        changes.sort_by(|a: &ResourceInstanceChange, b| a.addr.cmp(&b.addr));
+        let mut root_outputs = BTreeMap::new();
+        if let Some(values) = state.values(&ModuleInstance::root()) {
+            for (name, out) in &self.root.module.outputs {
+                if let Some(v) = values.outputs.get(name) {
+                    let sensitive = out.sensitive || v.contains_marked_sensitive();
+                    root_outputs.insert(name.clone(), (strip_marks(v), sensitive));
+                }
+            }
+        }
+        WalkOutcome {
+            diags,
+            changes,
+            root_outputs,
+        }
+    }
+}
+
+/// Whether any part of a value is marked sensitive.
+trait SensitiveExt {
+    fn contains_marked_sensitive(&self) -> bool;
+}
+
+impl SensitiveExt for Value {
+    fn contains_marked_sensitive(&self) -> bool {
+        let (_, marks) = self.unmark_deep();
+        marks.contains(&cty::Mark::Sensitive)
+    }
+}
+
+/// The value with every mark removed except `sensitive`, which plans keep.
+pub fn strip_marks(v: &Value) -> Value {
+    let (plain, paths) = v.unmark_deep_with_paths();
+    let kept: Vec<cty::PathValueMarks> = paths
+        .into_iter()
+        .filter_map(|mut pvm| {
+            pvm.marks.retain(|m| *m == cty::Mark::Sensitive);
+            (!pvm.marks.is_empty()).then_some(pvm)
+        })
+        .collect();
+    if kept.is_empty() {
+        plain
+    } else {
+        plain.mark_with_paths(&kept)
+    }
+}
+
+fn merge(state: &mut State, inst: &ModuleInstance, p: Produced) {
+    let values = state.values_mut(inst);
+    match p {
+        Produced::Variable(n, v) => {
+            values.variables.insert(n, v);
+        }
+        Produced::Local(n, v) => {
+            values.locals.insert(n, v);
+        }
+        Produced::Output(n, v) => {
+            values.outputs.insert(n, v);
+        }
+        Produced::Resource(a, r) => {
+            values.resources.insert(a, r);
+        }
+        Produced::Call(n, c) => {
+            values.calls.insert(n, c);
+        }
+    }
+}
+
+/// Kahn's algorithm by levels: each level holds the nodes whose
+/// dependencies are all in earlier levels. (The graph has no cycles here.)
+fn levels(graph: &Graph) -> Vec<Vec<NodeIndex>> {
+    let g = &graph.graph;
+    let mut indegree: HashMap<NodeIndex, usize> = g
+        .node_indices()
+        .map(|i| (i, g.neighbors_directed(i, Direction::Incoming).count()))
+        .collect();
+    let mut current: Vec<NodeIndex> = g.node_indices().filter(|i| indegree[i] == 0).collect();
+    let mut out = Vec::new();
+    while !current.is_empty() {
+        current.sort_by(|a, b| g[*a].cmp(&g[*b]));
+        let mut next = Vec::new();
+        for &n in &current {
+            for m in g.neighbors_directed(n, Direction::Outgoing) {
+                let d = indegree.get_mut(&m).expect("every node has an indegree");
+                *d -= 1;
+                if *d == 0 {
+                    next.push(m);
+                }
+            }
+        }
+        out.push(std::mem::take(&mut current));
+        current = next;
+    }
+    out
+}
+
+/// `dir` relative to `base`, with forward slashes ("" when equal).
+fn relative_to(dir: &Path, base: &Path) -> String {
+    let norm = |p: &Path| -> Vec<String> {
+        p.components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect()
+    };
+    let (d, b) = (norm(dir), norm(base));
+    let common = d.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<String> = std::iter::repeat_n("..".to_string(), b.len() - common).collect();
+    parts.extend(d[common..].iter().cloned());
+    parts.join("/")
+}
+
+/// The instance key a module instance was called with.
+pub fn last_key(inst: &ModuleInstance) -> InstanceKey {
+    inst.0
+        .last()
+        .map(|s| s.instance_key.clone())
+        .unwrap_or_default()
+}

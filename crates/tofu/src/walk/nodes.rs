@@ -1,0 +1,713 @@
+//! Evaluating each kind of node for every instance of its module.
+
+use std::collections::BTreeMap;
+
+use addrs::{AbsResource, InstanceKey, ModuleInstance, Referenceable};
+use configs::check_rule::CheckRule;
+use configs::config::Config;
+use configs::named_values::Variable;
+use cty::{Mark, Type, Value};
+use hclsyntax::{has_errors, Diagnostic, Diagnostics, Range};
+use lang::Scope;
+use rayon::prelude::*;
+
+use super::data::repeat_kind;
+use super::overlay::WithVariable;
+use super::state::{CallState, RepeatKind, ResourceState, State};
+use super::{strip_marks, InstanceInfo, Mode, NodeResult, Produced, Walk};
+use crate::expand::{
+    evaluate_count, evaluate_for_each, CountValue, Expansion, ForEachValue, Repetition,
+};
+use crate::graph::{find_resource, Node, NodeKind};
+use crate::plans::{Action, ResourceInstanceChange};
+use crate::resources::{plan_instance, value_for_references, BUILTIN_PROVIDER};
+
+/// Above this many instances, a resource's instances are planned in
+/// parallel.
+const PARALLEL_INSTANCES: usize = 64;
+
+pub fn eval_node(walk: &Walk<'_>, state: &State, node: &Node) -> NodeResult {
+    let Some(cfg) = walk.root.descendant(&node.module.0) else {
+        return NodeResult::default();
+    };
+    let instances = state.instances_of(&node.module);
+    match &node.kind {
+        NodeKind::Variable(name) => variable(walk, state, cfg, name, instances),
+        NodeKind::Local(name) => local(walk, state, cfg, name, instances),
+        NodeKind::Output(name) => output(walk, state, cfg, name, instances),
+        NodeKind::ModuleCall(name) => module_call(walk, state, cfg, name, instances),
+        NodeKind::Resource(addr) => resource(walk, state, cfg, addr, instances),
+        NodeKind::Check(name) => check(walk, state, cfg, name, instances),
+    }
+}
+
+fn parent_instance(inst: &ModuleInstance) -> ModuleInstance {
+    let mut steps = inst.0.clone();
+    steps.pop();
+    ModuleInstance(steps)
+}
+
+fn variable(
+    walk: &Walk<'_>,
+    state: &State,
+    cfg: &Config,
+    name: &str,
+    instances: &[InstanceInfo],
+) -> NodeResult {
+    let mut out = NodeResult::default();
+    let Some(decl) = cfg.module.variables.get(name) else {
+        return out;
+    };
+    let ty = decl.ty.clone().unwrap_or(Type::Dynamic);
+    for info in instances {
+        let (value, arg_range) = if cfg.is_root() {
+            let v = match walk.mode {
+                Mode::Plan => walk
+                    .root_values
+                    .get(name)
+                    .cloned()
+                    .unwrap_or_else(|| Value::unknown(ty.clone())),
+                Mode::Validate => Value::unknown(ty.clone()),
+            };
+            (v, None)
+        } else {
+            module_variable_value(walk, state, cfg, decl, info, &mut out.diags)
+        };
+        // Validation rules (unknown conditions wait for apply).
+        if !decl.validations.is_empty() {
+            let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
+            let overlay = WithVariable {
+                inner: &data,
+                name,
+                value: value.clone(),
+                sensitive: decl.sensitive,
+            };
+            let scope = Scope::new(&overlay, walk.functions.clone());
+            for rule in &decl.validations {
+                validate_variable_rule(&scope, rule, decl, arg_range.as_ref(), &mut out.diags);
+            }
+        }
+        out.produced.push((
+            info.addr.clone(),
+            Produced::Variable(name.to_string(), value),
+        ));
+    }
+    out
+}
+
+/// The argument of the calling `module` block, evaluated in the caller's
+/// instance, made final as OpenTofu's `prepareFinalInputVariableValue`.
+fn module_variable_value(
+    walk: &Walk<'_>,
+    state: &State,
+    cfg: &Config,
+    decl: &Variable,
+    info: &InstanceInfo,
+    diags: &mut Diagnostics,
+) -> (Value, Option<Range>) {
+    let ty = decl.ty.clone().unwrap_or(Type::Dynamic);
+    let unknown = Value::unknown(ty.clone());
+    let (Some(parent_path), Some(call)) = (cfg.path.parent(), cfg.path.0.last()) else {
+        return (unknown, None);
+    };
+    let Some(parent_cfg) = walk.root.descendant(&parent_path.0) else {
+        return (unknown, None);
+    };
+    let addr = format!("{}.var.{}", info.addr, decl.name);
+    let arg = walk.call_argument(&parent_path, call, &decl.name);
+    let (given, range) = match arg {
+        Some(attr) => {
+            let data = walk.data(
+                state,
+                parent_cfg,
+                parent_instance(&info.addr),
+                info.repetition.clone(),
+            );
+            let (v, d) = data.scope().eval_expr(&attr.expr, &Type::Dynamic);
+            let failed = has_errors(&d);
+            diags.extend(d);
+            if failed {
+                return (unknown, Some(attr.expr.range.clone()));
+            }
+            (Some(v), Some(attr.expr.range.clone()))
+        }
+        None => (None, None),
+    };
+    let default = decl.default_value.clone();
+    let given = match given {
+        Some(v) => v,
+        None => match &default {
+            Some(d) => d.clone(),
+            // "Missing required argument" was reported on the call.
+            None => return (unknown, None),
+        },
+    };
+    let given = match &decl.type_defaults {
+        Some(td) if !given.is_null() => td.to_defaults().apply(&given),
+        _ => given,
+    };
+    let constraint = decl.constraint_type.clone().unwrap_or(ty.clone());
+    let val = match cty::convert::convert(&given, &constraint) {
+        Ok(v) => v,
+        Err(e) => {
+            let subject = range.clone().unwrap_or_else(|| decl.decl_range.clone());
+            let detail = if decl.sensitive {
+                format!(
+                    "The given value is not suitable for {addr}, which is sensitive: {e}. Invalid value defined at {subject}."
+                )
+            } else {
+                format!(
+                    "The given value is not suitable for {addr} declared at {}: {e}.",
+                    decl.decl_range
+                )
+            };
+            let subject = if decl.sensitive {
+                decl.decl_range.clone()
+            } else {
+                subject
+            };
+            diags.push(Diagnostic::error(
+                "Invalid value for input variable",
+                detail,
+                subject,
+            ));
+            return (unknown, range);
+        }
+    };
+    if val.is_null() && !decl.nullable {
+        if let Some(d) = default {
+            return (d, range);
+        }
+        diags.push(Diagnostic::error(
+            "Required variable not set",
+            format!(
+                "The given value is not suitable for {addr} defined at {}: required variable may not be set to null.",
+                decl.decl_range
+            ),
+            range.clone().unwrap_or_else(|| decl.decl_range.clone()),
+        ));
+        return (unknown, range);
+    }
+    (val, range)
+}
+
+/// Outcome of a condition: `None` when it passed or could not be decided.
+fn failed_condition(
+    scope: &Scope<'_>,
+    rule: &CheckRule,
+    diags: &mut Diagnostics,
+    invalid_summary: &str,
+    null_detail: &str,
+) -> Option<String> {
+    let cond = rule.condition.as_ref()?;
+    let (result, d) = scope.eval_expr(cond, &Type::Dynamic);
+    let failed = has_errors(&d);
+    diags.extend(d);
+    if failed || !result.is_known() {
+        return None;
+    }
+    let result = result.unmark();
+    if result.is_null() {
+        diags.push(Diagnostic::error(
+            invalid_summary,
+            null_detail,
+            cond.range.clone(),
+        ));
+        return None;
+    }
+    let result = match cty::convert::convert(&result, &Type::Bool) {
+        Ok(v) => v,
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                invalid_summary,
+                format!("Invalid condition result value: {e}."),
+                cond.range.clone(),
+            ));
+            return None;
+        }
+    };
+    if result.as_bool() != Some(false) {
+        return None;
+    }
+    let mut message = String::new();
+    if let Some(expr) = &rule.error_message {
+        let (v, d) = scope.eval_expr(expr, &Type::String);
+        let bad = has_errors(&d);
+        diags.extend(d);
+        if !bad {
+            if !v.is_known() {
+                diags.push(Diagnostic::error(
+                    "Invalid error message",
+                    "Value used in error message is not known and can not be used in error_message until after apply.",
+                    expr.range.clone(),
+                ));
+            } else if v.has_mark(&Mark::Sensitive) {
+                diags.push(Diagnostic::error(
+                    "Error message refers to sensitive values",
+                    "The error expression used to explain this condition refers to sensitive values. OpenTofu will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
+                    expr.range.clone(),
+                ));
+                message =
+                    "The error message included a sensitive value, so it will not be displayed."
+                        .into();
+            } else if let Some(s) = v.unmark().as_str() {
+                message = s.trim().to_string();
+            }
+        }
+    }
+    if message.is_empty() {
+        message = "Failed to evaluate condition error message.".into();
+    }
+    Some(message)
+}
+
+fn validate_variable_rule(
+    scope: &Scope<'_>,
+    rule: &CheckRule,
+    decl: &Variable,
+    arg_range: Option<&Range>,
+    diags: &mut Diagnostics,
+) {
+    let Some(message) = failed_condition(
+        scope,
+        rule,
+        diags,
+        "Invalid variable validation result",
+        "Validation condition expression must return either true or false, not null.",
+    ) else {
+        return;
+    };
+    diags.push(Diagnostic::error(
+        "Invalid value for variable",
+        format!(
+            "{message}\n\nThis was checked by the validation rule at {}.",
+            rule.decl_range
+        ),
+        arg_range
+            .cloned()
+            .unwrap_or_else(|| decl.decl_range.clone()),
+    ));
+}
+
+fn local(
+    walk: &Walk<'_>,
+    state: &State,
+    cfg: &Config,
+    name: &str,
+    instances: &[InstanceInfo],
+) -> NodeResult {
+    let mut out = NodeResult::default();
+    let Some(l) = cfg.module.locals.get(name) else {
+        return out;
+    };
+    for info in instances {
+        let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
+        let (v, d) = data.scope().eval_expr(&l.expr, &Type::Dynamic);
+        out.diags.extend(d);
+        out.produced
+            .push((info.addr.clone(), Produced::Local(name.to_string(), v)));
+    }
+    out
+}
+
+fn output(
+    walk: &Walk<'_>,
+    state: &State,
+    cfg: &Config,
+    name: &str,
+    instances: &[InstanceInfo],
+) -> NodeResult {
+    let mut out = NodeResult::default();
+    let Some(o) = cfg.module.outputs.get(name) else {
+        return out;
+    };
+    for info in instances {
+        let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
+        let scope = data.scope();
+        for rule in &o.preconditions {
+            if let Some(msg) = failed_condition(
+                &scope,
+                rule,
+                &mut out.diags,
+                "Invalid condition result",
+                "Condition expression must return either true or false, not null.",
+            ) {
+                out.diags.push(Diagnostic::error(
+                    "Module output value precondition failed",
+                    msg,
+                    rule.condition
+                        .as_ref()
+                        .map(|c| c.range.clone())
+                        .unwrap_or_else(|| rule.decl_range.clone()),
+                ));
+            }
+        }
+        let Some(expr) = &o.expr else { continue };
+        let (mut v, d) = scope.eval_expr(expr, &Type::Dynamic);
+        let failed = has_errors(&d);
+        out.diags.extend(d);
+        if failed {
+            continue;
+        }
+        if cfg.is_root() && !o.sensitive {
+            let (_, marks) = v.unmark_deep();
+            if marks.contains(&Mark::Sensitive) {
+                out.diags.push(Diagnostic::error(
+                    "Output refers to sensitive values",
+                    "To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, OpenTofu requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true",
+                    o.decl_range.clone(),
+                ));
+                continue;
+            }
+        }
+        if o.sensitive {
+            v = v.mark(Mark::Sensitive);
+        }
+        out.produced
+            .push((info.addr.clone(), Produced::Output(name.to_string(), v)));
+    }
+    out
+}
+
+/// Expands a block's `count`/`for_each` in `scope`. Validate never expands:
+/// it checks the argument (unknowns allowed) and gives `Unknown`.
+fn expansion(
+    walk: &Walk<'_>,
+    scope: &Scope<'_>,
+    count: &Option<hclsyntax::Expr>,
+    for_each: &Option<hclsyntax::Expr>,
+    excludable: Option<&str>,
+    diags: &mut Diagnostics,
+) -> Option<Expansion> {
+    let validate = walk.mode == Mode::Validate;
+    if let Some(expr) = count {
+        let (c, d) = evaluate_count(expr, scope, validate, excludable);
+        diags.extend(d);
+        return match c {
+            CountValue::Invalid => None,
+            _ if validate => Some(Expansion::Unknown {
+                count: true,
+                for_each: false,
+            }),
+            CountValue::Known(n) => Some(Expansion::Count(n)),
+            CountValue::Unknown => None,
+        };
+    }
+    if let Some(expr) = for_each {
+        let (f, d) = evaluate_for_each(expr, scope, validate, excludable);
+        diags.extend(d);
+        return match f {
+            ForEachValue::Invalid => None,
+            _ if validate => Some(Expansion::Unknown {
+                count: false,
+                for_each: true,
+            }),
+            ForEachValue::Known(m) => Some(Expansion::ForEach(m)),
+            ForEachValue::Unknown => None,
+        };
+    }
+    Some(Expansion::Single)
+}
+
+fn kind_of(e: &Expansion) -> RepeatKind {
+    match e {
+        Expansion::Single => RepeatKind::Single,
+        Expansion::Count(_) | Expansion::Unknown { count: true, .. } => RepeatKind::Count,
+        _ => RepeatKind::ForEach,
+    }
+}
+
+fn module_call(
+    walk: &Walk<'_>,
+    state: &State,
+    cfg: &Config,
+    name: &str,
+    instances: &[InstanceInfo],
+) -> NodeResult {
+    let mut out = NodeResult::default();
+    let Some(call) = cfg.module.module_calls.get(name) else {
+        return out;
+    };
+    let Some(child) = cfg.children.get(name) else {
+        return out;
+    };
+    check_call_arguments(walk, cfg, name, call, child, &mut out.diags);
+    let child_path = cfg.path.child(name);
+    for info in instances {
+        let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
+        let scope = data.scope();
+        let Some(exp) = expansion(
+            walk,
+            &scope,
+            &call.count,
+            &call.for_each,
+            None,
+            &mut out.diags,
+        ) else {
+            out.failed = true;
+            continue;
+        };
+        let kind = kind_of(&exp);
+        let children: Vec<(InstanceKey, Repetition)> = match &exp {
+            Expansion::Unknown { .. } => vec![(InstanceKey::None, exp.unknown_repetition())],
+            _ => exp.instances(),
+        };
+        let keys = children.iter().map(|(k, _)| k.clone()).collect();
+        for (key, repetition) in children {
+            out.new_instances.push((
+                child_path.clone(),
+                InstanceInfo {
+                    addr: info.addr.child(name, key),
+                    repetition,
+                },
+            ));
+        }
+        out.produced.push((
+            info.addr.clone(),
+            Produced::Call(name.to_string(), CallState { kind, keys }),
+        ));
+    }
+    out
+}
+
+/// The call's arguments against the child's variables: every argument
+/// must be a declared variable, every required variable must be given.
+fn check_call_arguments(
+    walk: &Walk<'_>,
+    cfg: &Config,
+    name: &str,
+    call: &configs::module_call::ModuleCall,
+    child: &Config,
+    diags: &mut Diagnostics,
+) {
+    let vars = &child.module.variables;
+    let (attrs, _) = call.config.just_attributes();
+    let _ = walk;
+    for a in &attrs {
+        if !vars.contains_key(&a.name) {
+            let sugg =
+                match hclsyntax::body::name_suggestion(&a.name, vars.keys().map(String::as_str)) {
+                    Some(s) => format!(" Did you mean {}?", cty::format::go_quote(s)),
+                    None => String::new(),
+                };
+            diags.push(Diagnostic::error(
+                "Unsupported argument",
+                format!(
+                    "An argument named {} is not expected here.{sugg}",
+                    cty::format::go_quote(&a.name)
+                ),
+                a.name_range.clone(),
+            ));
+        }
+    }
+    for (vname, v) in vars {
+        if v.required() && !attrs.iter().any(|a| &a.name == vname) {
+            let at = call
+                .config
+                .missing_item_range()
+                .unwrap_or_else(|| call.decl_range.clone());
+            diags.push(Diagnostic::error(
+                "Missing required argument",
+                format!(
+                    "The argument {} is required, but no definition was found.",
+                    cty::format::go_quote(vname)
+                ),
+                at,
+            ));
+        }
+    }
+    let _ = (cfg, name);
+}
+
+fn resource_provider(
+    cfg: &Config,
+    rc: &configs::resource::Resource,
+) -> (addrs::Provider, Option<String>) {
+    let (local, alias) = match &rc.provider_config_ref {
+        Some(r) => (
+            r.name.clone(),
+            (!r.alias.is_empty()).then(|| r.alias.clone()),
+        ),
+        None => (rc.implied_provider().to_string(), None),
+    };
+    if rc.type_name == "terraform_data" && rc.provider_config_ref.is_none() {
+        return (addrs::Provider::built_in("terraform"), None);
+    }
+    let declared = cfg
+        .module
+        .provider_requirements
+        .as_ref()
+        .and_then(|rp| rp.required_providers.get(&local))
+        .and_then(|r| r.source.as_deref())
+        .and_then(|s| addrs::parse_provider_source_string(s).ok());
+    let provider =
+        declared.unwrap_or_else(|| addrs::Provider::implied_for_unqualified_type(&local));
+    let _ = BUILTIN_PROVIDER;
+    (provider, alias)
+}
+
+fn resource(
+    walk: &Walk<'_>,
+    state: &State,
+    cfg: &Config,
+    addr: &addrs::Resource,
+    instances: &[InstanceInfo],
+) -> NodeResult {
+    let mut out = NodeResult::default();
+    let Some(rc) = find_resource(cfg, addr) else {
+        return out;
+    };
+    let (provider, provider_alias) = resource_provider(cfg, rc);
+    let kind_declared = repeat_kind(&rc.count, &rc.for_each);
+    for info in instances {
+        let abs = AbsResource {
+            module: info.addr.clone(),
+            resource: addr.clone(),
+        };
+        let excludable = abs.to_string();
+        let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
+        let mut scope = data.scope();
+        scope.source_addr = Some(Referenceable::Resource(addr.clone()));
+        let Some(exp) = expansion(
+            walk,
+            &scope,
+            &rc.count,
+            &rc.for_each,
+            Some(&excludable),
+            &mut out.diags,
+        ) else {
+            out.failed = true;
+            continue;
+        };
+        if let Expansion::Unknown { .. } = exp {
+            // Validate: the body once, with unknown repetition data.
+            let data = walk.data(state, cfg, info.addr.clone(), exp.unknown_repetition());
+            let mut scope = data.scope();
+            scope.source_addr = Some(Referenceable::Resource(addr.clone()));
+            let (_, d) = plan_instance(rc, &scope);
+            out.diags.extend(d);
+            check_rules(
+                &scope,
+                &rc.preconditions,
+                "Resource precondition failed",
+                &mut out.diags,
+            );
+            continue;
+        }
+        let list = exp.instances();
+        let plan_one = |(key, rep): &(InstanceKey, Repetition)| {
+            let data = walk.data(state, cfg, info.addr.clone(), rep.clone());
+            let mut scope = data.scope();
+            scope.source_addr = Some(Referenceable::Resource(addr.clone()));
+            let mut diags = Diagnostics::new();
+            check_rules(
+                &scope,
+                &rc.preconditions,
+                "Resource precondition failed",
+                &mut diags,
+            );
+            let (planned, d) = plan_instance(rc, &scope);
+            diags.extend(d);
+            (key.clone(), planned, diags)
+        };
+        let planned: Vec<_> = if walk.mode == Mode::Plan && list.len() > PARALLEL_INSTANCES {
+            list.par_iter().map(plan_one).collect()
+        } else {
+            list.iter().map(plan_one).collect()
+        };
+        let mut values = BTreeMap::new();
+        for (key, p, d) in planned {
+            out.diags.extend(d);
+            values.insert(key.clone(), value_for_references(&addr.type_name, &p));
+            if walk.mode == Mode::Plan && addr.mode == addrs::ResourceMode::Managed {
+                out.changes.push(ResourceInstanceChange {
+                    addr: abs.instance(key),
+                    provider: provider.clone(),
+                    provider_alias: provider_alias.clone(),
+                    action: Action::Create,
+                    before: Value::null(p.schema_type.clone()),
+                    schema_type: p.schema_type,
+                    after: strip_marks(&p.after),
+                });
+            }
+        }
+        out.produced.push((
+            info.addr.clone(),
+            Produced::Resource(
+                addr.clone(),
+                ResourceState {
+                    kind: match exp {
+                        Expansion::Single => kind_declared,
+                        _ => kind_of(&exp),
+                    },
+                    instances: values,
+                },
+            ),
+        ));
+    }
+    out
+}
+
+fn check_rules(scope: &Scope<'_>, rules: &[CheckRule], summary: &str, diags: &mut Diagnostics) {
+    for rule in rules {
+        if let Some(msg) = failed_condition(
+            scope,
+            rule,
+            diags,
+            "Invalid condition result",
+            "Condition expression must return either true or false, not null.",
+        ) {
+            diags.push(Diagnostic::error(
+                summary,
+                msg,
+                rule.condition
+                    .as_ref()
+                    .map(|c| c.range.clone())
+                    .unwrap_or_else(|| rule.decl_range.clone()),
+            ));
+        }
+    }
+}
+
+fn check(
+    walk: &Walk<'_>,
+    state: &State,
+    cfg: &Config,
+    name: &str,
+    instances: &[InstanceInfo],
+) -> NodeResult {
+    let mut out = NodeResult::default();
+    let Some(c) = cfg.module.checks.get(name) else {
+        return out;
+    };
+    for info in instances {
+        let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
+        let scope = data.scope();
+        for rule in &c.asserts {
+            let mut d = Diagnostics::new();
+            if let Some(msg) = failed_condition(
+                &scope,
+                rule,
+                &mut d,
+                "Invalid condition result",
+                "Condition expression must return either true or false, not null.",
+            ) {
+                d.push(Diagnostic::warning(
+                    "Check block assertion failed",
+                    msg,
+                    rule.condition
+                        .as_ref()
+                        .map(|c| c.range.clone())
+                        .unwrap_or_else(|| rule.decl_range.clone()),
+                ));
+            }
+            // Errors inside a check block are reported as warnings: checks
+            // never block a plan.
+            for mut diag in d {
+                diag.severity = hclsyntax::Severity::Warning;
+                out.diags.push(diag);
+            }
+        }
+    }
+    out
+}
