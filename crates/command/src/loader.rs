@@ -342,3 +342,46 @@ fn terminal_prompt() -> std::sync::Arc<configs::static_eval::PromptFn> {
         (value, Diagnostics::new())
     })
 }
+
+/// The root module's call for `init` (`rootModuleCall`): the variables'
+/// values gathered as `plan` gathers them (defaults, `TF_VAR_*`,
+/// `terraform.tfvars[.json]`, `*.auto.tfvars[.json]`, then `-var` and
+/// `-var-file` in command-line order), parsed and converted to their
+/// declared types. A required variable nobody set is asked for on the
+/// terminal when static evaluation needs it and `input` allows it, and is
+/// an error otherwise. `flags` are the command's flags in order (only
+/// `var` and `var-file` are read).
+pub fn root_static_call_for(
+    module: &Module,
+    flags: &[(&'static str, String)],
+    work_dir: &Path,
+    input: bool,
+) -> (StaticModuleCall, tfdiags::Diagnostics) {
+    let var_flags: Vec<(&str, String)> = flags
+        .iter()
+        .filter(|(n, _)| *n == "var" || *n == "var-file")
+        .map(|(n, v)| (*n, v.clone()))
+        .collect();
+    let (collected, diags) = crate::variables::collect(
+        module,
+        &var_flags,
+        work_dir,
+        crate::variables::Unset::Unknown,
+    );
+    // Only what the user set: static evaluation applies the defaults
+    // itself, and asks for (or reports) a required variable it needs.
+    let values = collected
+        .values
+        .into_iter()
+        .filter(|(name, _)| collected.set_by_user.contains(name))
+        .collect();
+    let workspace = std::env::var("TF_WORKSPACE")
+        .ok()
+        .filter(|w| !w.is_empty())
+        .unwrap_or_else(|| "default".to_string());
+    let mut root_vars = configs::static_eval::RootVariables::new(values);
+    if input && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        root_vars.prompt = Some(terminal_prompt());
+    }
+    (StaticModuleCall::root(root_vars, ".", workspace), diags)
+}

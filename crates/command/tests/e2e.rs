@@ -4,7 +4,10 @@
 //! directory, copied to a temporary directory before the run) and the
 //! expectations beside them: `stdout`, `stderr` (absent = empty) and `exit`
 //! (absent = 0). An optional `stdin` file is fed to the binary's standard
-//! input (absent = empty input). The binary runs with `NO_COLOR=1` and no
+//! input (absent = empty input). Files under an optional `expect/` folder
+//! must exist with the same bytes, at the same relative paths, in the
+//! working directory after the run (`expect/.terraform/terraform.tfstate`),
+//! and a path listed in an optional `absent` file must not exist. The binary runs with `NO_COLOR=1` and no
 //! `TF_*` variables.
 //! `E2E_UPDATE=1 cargo test --test e2e` rewrites the expectations from what
 //! the binary printed; review the diff like code.
@@ -76,7 +79,16 @@ fn run_case(case: &Path, update: bool) -> Vec<String> {
         case.display()
     );
 
+    let mut expected_files = Vec::new();
+    if case.join("expect").is_dir() {
+        collect_files(&case.join("expect"), Path::new(""), &mut expected_files);
+    }
     if update {
+        for rel in &expected_files {
+            if let Ok(bytes) = std::fs::read(work.path().join(rel)) {
+                std::fs::write(case.join("expect").join(rel), bytes).unwrap();
+            }
+        }
         let write = |name: &str, text: &str, default: &str| {
             let p = case.join(name);
             if text == default {
@@ -106,7 +118,36 @@ fn run_case(case: &Path, update: bool) -> Vec<String> {
             ));
         }
     }
+    for rel in &expected_files {
+        let want = read_or_empty(&case.join("expect").join(rel));
+        match std::fs::read_to_string(work.path().join(rel)) {
+            Ok(got) if got == want => {}
+            Ok(got) => problems.push(format!(
+                "{} differs\n--- expected\n{want}\n--- got\n{got}",
+                rel.display()
+            )),
+            Err(_) => problems.push(format!("{} was not written", rel.display())),
+        }
+    }
+    for rel in read_or_empty(&case.join("absent")).lines() {
+        if !rel.is_empty() && work.path().join(rel).exists() {
+            problems.push(format!("{rel} exists after the run"));
+        }
+    }
     problems
+}
+
+/// Every file below `dir`, as paths relative to it (prefixed by `rel`).
+fn collect_files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let r = rel.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            collect_files(&entry.path(), &r, out);
+        } else {
+            out.push(r);
+        }
+    }
 }
 
 #[test]

@@ -1,7 +1,9 @@
-//! `tofu-rs init`: prepares the working directory. This part installs the
-//! module tree into `.terraform/modules` (`InitCommand.getModules`) and
-//! checks that the whole configuration then loads; the backend and
-//! providers are not handled yet (their flags are accepted).
+//! `tofu-rs init`: prepares the working directory (`InitCommand.Run`): the
+//! encryption configuration checked, the backend recorded in
+//! `.terraform/terraform.tfstate` ([`crate::backend`]), the module tree
+//! installed into `.terraform/modules` (`InitCommand.getModules`), and the
+//! whole configuration loaded. Providers are not installed yet (their
+//! flags are accepted).
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -14,12 +16,12 @@ use initwd::{
 };
 use tfdiags::{Diagnostics, SourceMap};
 
+use crate::backend;
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{
-    config_sources, data_dir, load_config, load_root_with_call, modules_dir, root_static_call,
-};
+use crate::loader::{config_sources, data_dir, load_config, modules_dir, root_static_call_for};
 use crate::module_install::InstallWalker;
 use crate::view::{Streams, View};
+use configs::module::load_module_dir;
 
 const CONFIG_ERROR: &str = "\n[reset]OpenTofu encountered problems during initialization, including problems\nwith the configuration, described below.\n\nThe OpenTofu configuration must be valid before initialization so that\nOpenTofu can determine which modules and providers need to be installed.";
 const SUCCESS: &str =
@@ -126,8 +128,12 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         value_flag("var"),
         value_flag("var-file"),
         bool_flag("backend"),
+        bool_flag("cloud"),
         value_flag("backend-config"),
         bool_flag("reconfigure"),
+        bool_flag("migrate-state"),
+        bool_flag("force-copy"),
+        bool_flag("ignore-remote-version"),
         bool_flag("upgrade"),
         bool_flag("get"),
         bool_flag("no-color"),
@@ -158,6 +164,21 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     }
     let upgrade = parsed.bool("upgrade", false);
     let get = parsed.bool("get", true);
+    let input = parsed.bool("input", true);
+    // `-cloud` is an alias of `-backend`; either set to false disables it.
+    let backend_flag_set = parsed.last("backend").is_some() || parsed.last("cloud").is_some();
+    let backend_enabled = parsed.bool("backend", true) && parsed.bool("cloud", true);
+    let force_copy = parsed.bool("force-copy", false);
+    let backend_opts = backend::Options {
+        config_extra: parsed
+            .all("backend-config")
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+        reconfigure: parsed.bool("reconfigure", false),
+        migrate_state: parsed.bool("migrate-state", false) || force_copy,
+        data_dir: data_dir(),
+    };
     let root_dir = Path::new(".");
 
     match configs::file_names::dir_files(root_dir) {
@@ -171,18 +192,11 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         Err(detail) => return usage_error(streams, &view, "Error checking configuration", &detail),
     }
 
-    let (root_call, var_diags) = root_static_call(&parsed.all("var"), parsed.bool("input", true));
     let mut diags = Diagnostics::new();
-    diags.append(var_diags);
-    if diags.has_errors() {
-        view.diagnostics(streams, &diags, &SourceMap::new());
-        return 1;
-    }
-
     // The root module alone first: it must be valid before anything is
-    // installed.
-    let (root, early) = load_root_with_call(root_dir, &root_call);
-    let Some(root) = root else {
+    // installed. Its variables come from the same places as plan's.
+    let (root, early) = load_module_dir(root_dir);
+    let Some(mut root) = root else {
         view.config_error(streams);
         diags.append(early);
         view.diagnostics(streams, &diags, &SourceMap::new());
@@ -192,6 +206,15 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     for s in &root.sources {
         sources.insert(s.clone());
     }
+    let (root_call, var_diags) = root_static_call_for(&root, &parsed.flags, root_dir, input);
+    if var_diags.has_errors() {
+        diags.append(var_diags.into_vec());
+        view.diagnostics(streams, &diags, &sources);
+        return 1;
+    }
+    diags.append(var_diags.into_vec());
+    let mut early = early;
+    early.extend(root.with_static_call(root_call.clone()));
     let early_errors = hclsyntax::has_errors(&early);
     diags.append(early);
     if early_errors {
@@ -200,9 +223,46 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         return 1;
     }
 
-    // Backend: not handled yet (neither `-backend=false` nor a backend
-    // block changes anything here).
+    let mut lock = InitLock::default();
+
+    // Encryption: checked unless -backend=false says state and plans are
+    // not touched by this run.
+    if !backend_flag_set || backend_enabled {
+        let enc_diags = crate::backend::encryption::check(&root);
+        let failed = enc_diags.has_errors();
+        diags.append(enc_diags);
+        if failed {
+            view.diagnostics(streams, &diags, &sources);
+            return 1;
+        }
+    }
+
     let mut header = false;
+    let mut back_diags = Diagnostics::new();
+    if backend_enabled {
+        header = true;
+        if root.cloud_config.is_some() {
+            view.println(streams, "\n[reset][bold]Initializing cloud backend...");
+            back_diags.push(cloud_diagnostic(&backend_opts));
+        } else {
+            if root.backend.is_some() || backend::state::state_path(&backend_opts.data_dir).exists()
+            {
+                if let Err(d) = lock.acquire() {
+                    diags.push(*d);
+                    view.diagnostics(streams, &diags, &sources);
+                    return 1;
+                }
+            }
+            let outcome = backend::init_backend(&root, &backend_opts);
+            for m in &outcome.messages {
+                view.println(streams, m);
+            }
+            for s in outcome.sources {
+                sources.insert(s);
+            }
+            back_diags = outcome.diags;
+        }
+    }
 
     if get && !root.module_calls.is_empty() {
         header = true;
@@ -214,6 +274,11 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
                 "[reset][bold]Initializing modules..."
             },
         );
+        if let Err(d) = lock.acquire() {
+            diags.push(*d);
+            view.diagnostics(streams, &diags, &sources);
+            return 1;
+        }
         let (install_diags, install_sources) = install_modules(root, upgrade, streams);
         for s in install_sources.iter() {
             sources.insert(s.clone());
@@ -232,6 +297,14 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     let loaded = load_config(root_dir, &root_call);
     for s in loaded.sources.iter() {
         sources.insert(s.clone());
+    }
+
+    // Backend problems come before those of the rest of the tree.
+    let back_failed = back_diags.has_errors();
+    diags.append(back_diags);
+    if back_failed {
+        view.diagnostics(streams, &diags, &sources);
+        return 1;
     }
     let conf_errors = hclsyntax::has_errors(&loaded.diags);
     diags.append(loaded.diags);
@@ -253,6 +326,68 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     0
 }
 
+/// A `cloud` block: OpenTofu's cloud backend is configured by talking to
+/// the cloud service (organization, workspaces, tokens), which tofu-rs
+/// does not do.
+fn cloud_diagnostic(opts: &backend::Options) -> tfdiags::Diagnostic {
+    if !opts.config_extra.is_empty() {
+        return tfdiags::Diagnostic::error_sourceless(
+            "Invalid command-line option",
+            "The -backend-config=... command line option is only for state backends, and is not applicable to cloud backend-based configurations.\n\nTo change the set of workspaces associated with this configuration, edit the Cloud configuration block in the root module.",
+        );
+    }
+    tfdiags::Diagnostic::error_sourceless(
+        "Cloud backend not supported by tofu-rs",
+        "A cloud block is initialized by connecting to the cloud service to select its workspaces, which tofu-rs does not do. Run \"tofu init\" to initialize this configuration, or use -backend=false to install its modules only.",
+    )
+}
+
+/// The working-directory lock, taken when init first needs to write under
+/// the data directory and kept to the end. The lock file is removed when
+/// the run ends (normally or with an error), while still held, so no
+/// `.tofu-rs-init.lock` is left behind; a run that was waiting for the
+/// removed file takes the lock again on a fresh one.
+#[derive(Default)]
+struct InitLock {
+    held: Option<WorkDirLock>,
+}
+
+impl InitLock {
+    fn acquire(&mut self) -> Result<(), Box<tfdiags::Diagnostic>> {
+        if self.held.is_some() {
+            return Ok(());
+        }
+        let data = data_dir();
+        loop {
+            match WorkDirLock::acquire(&data, LOCK_WAIT) {
+                Ok(l) => {
+                    if l.path().exists() {
+                        self.held = Some(l);
+                        return Ok(());
+                    }
+                    // The previous holder removed the file as we got it:
+                    // lock the file that is there now instead.
+                }
+                Err(e) => {
+                    let (summary, detail) = e.diagnostic_text();
+                    return Err(Box::new(tfdiags::Diagnostic::error_sourceless(
+                        summary, detail,
+                    )));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for InitLock {
+    fn drop(&mut self) {
+        if let Some(l) = self.held.take() {
+            let _ = std::fs::remove_file(l.path());
+            drop(l);
+        }
+    }
+}
+
 /// Installs the module tree below `root` (`installModules`): under the
 /// working-directory lock, every call through the installing walker, and
 /// the manifest written once at the end whatever happened.
@@ -262,15 +397,6 @@ fn install_modules(
     streams: &mut Streams,
 ) -> (Diagnostics, SourceMap) {
     let mut diags = Diagnostics::new();
-    let data = data_dir();
-    let _lock = match WorkDirLock::acquire(&data, LOCK_WAIT) {
-        Ok(l) => l,
-        Err(e) => {
-            let (summary, detail) = e.diagnostic_text();
-            diags.push(tfdiags::Diagnostic::error_sourceless(summary, detail));
-            return (diags, SourceMap::new());
-        }
-    };
     let sink = match streams {
         Streams::System => HookSink::Stdout,
         Streams::Captured { .. } => HookSink::Buffer(Mutex::new(Vec::new())),

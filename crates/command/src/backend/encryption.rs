@@ -1,0 +1,297 @@
+//! The static checks `init` makes of `terraform { encryption { ... } }`
+//! and `TF_ENCRYPTION` (OpenTofu's `EncryptionFromModule` as far as it
+//! needs no key material): the environment's configuration merged over the
+//! file's, key provider and method types known, references between key
+//! providers resolved without cycles, every other reference evaluated in
+//! the static context (variables and locals allowed), and the `state` /
+//! `plan` targets naming declared methods.
+//!
+//! Key data is not fetched: a key provider that has to reach a service
+//! (`aws_kms`, `gcp_kms`, `openbao`, `external`) is checked but not run.
+
+use std::collections::BTreeSet;
+
+use configs::encryption::{decode_encryption_body, EncryptionConfig, KeyProviderConfig};
+use configs::module::Module;
+use configs::static_eval::StaticEvaluator;
+use hclsyntax::{Diagnostic, Expr, StepKind, Traversal};
+
+/// Key provider types OpenTofu's encryption registry knows.
+const KEY_PROVIDERS: &[&str] = &["pbkdf2", "aws_kms", "gcp_kms", "openbao", "external", "xor"];
+/// Method types OpenTofu's encryption registry knows.
+const METHODS: &[&str] = &["aes_gcm", "unencrypted", "external"];
+
+/// Checks the root module's encryption configuration merged with
+/// `TF_ENCRYPTION`.
+pub fn check(root: &Module) -> tfdiags::Diagnostics {
+    let mut diags = tfdiags::Diagnostics::new();
+    let env = std::env::var("TF_ENCRYPTION").unwrap_or_default();
+    let mut cfg = root.encryption.clone();
+    if !env.trim().is_empty() {
+        let name = if env.trim_start().starts_with('{') {
+            "TF_ENCRYPTION.json"
+        } else {
+            "TF_ENCRYPTION"
+        };
+        let (file, parse) = hclsyntax::parse_file(name, env.as_bytes());
+        let failed = hclsyntax::has_errors(&parse);
+        diags.append(parse);
+        if failed {
+            return diags;
+        }
+        let (env_cfg, more) = decode_encryption_body(&file.body, file.body.range.clone());
+        let failed = hclsyntax::has_errors(&more);
+        diags.append(more);
+        if failed {
+            return diags;
+        }
+        if let Some(e) = env_cfg {
+            cfg = Some(match cfg {
+                Some(mut base) => {
+                    base.merge(e);
+                    base
+                }
+                None => e,
+            });
+        }
+    }
+    let (Some(cfg), Some(eval)) = (cfg, root.static_evaluator.as_ref()) else {
+        return diags;
+    };
+    let mut out = Vec::new();
+    let mut done = BTreeSet::new();
+    for kp in &cfg.key_providers {
+        setup_key_provider(&cfg, eval, kp, &mut Vec::new(), &mut done, &mut out);
+    }
+    for m in &cfg.methods {
+        if !METHODS.contains(&m.type_name.as_str()) {
+            out.push(sourceless(
+                "Unknown method type",
+                format!("Can not find {}", cty::format::go_quote(&m.type_name)),
+            ));
+            continue;
+        }
+        let (attrs, more) = m.body.just_attributes();
+        out.extend(more);
+        let ident = eval.method_identifier(m);
+        for a in attrs {
+            check_refs(&cfg, &a.expr, &mut out);
+            if a.expr.variables().iter().all(|t| !is_encryption_ref(t)) {
+                let (_, more) = eval.evaluate(&a.expr, &ident);
+                out.extend(more);
+            }
+        }
+    }
+    if let Some(state) = &cfg.state {
+        check_target(
+            &cfg,
+            state.method.as_ref(),
+            state.enforced,
+            "state",
+            &mut out,
+        );
+    }
+    if let Some(plan) = &cfg.plan {
+        check_target(&cfg, plan.method.as_ref(), plan.enforced, "plan", &mut out);
+    }
+    diags.append(out);
+    diags
+}
+
+fn sourceless(summary: &str, detail: String) -> Diagnostic {
+    Diagnostic {
+        severity: hclsyntax::Severity::Error,
+        summary: summary.to_string(),
+        detail,
+        subject: None,
+        context: None,
+    }
+}
+
+fn is_encryption_ref(t: &Traversal) -> bool {
+    t.root == "key_provider" || t.root == "method"
+}
+
+/// `key_provider.<type>.<name>` as (type, name).
+fn kp_ref(t: &Traversal) -> Option<(String, String)> {
+    if t.root != "key_provider" {
+        return None;
+    }
+    match (t.steps.first(), t.steps.get(1)) {
+        (
+            Some(hclsyntax::TraversalStep {
+                kind: StepKind::Attr(ty),
+                ..
+            }),
+            Some(hclsyntax::TraversalStep {
+                kind: StepKind::Attr(name),
+                ..
+            }),
+        ) => Some((ty.clone(), name.clone())),
+        _ => None,
+    }
+}
+
+/// References to key providers must name declared ones.
+fn check_refs(cfg: &EncryptionConfig, expr: &Expr, out: &mut Vec<Diagnostic>) {
+    for t in expr.variables() {
+        if t.root != "key_provider" {
+            continue;
+        }
+        match kp_ref(&t) {
+            None => out.push(Diagnostic::error(
+                "Invalid Key Provider expression format",
+                "Expected key_provider.<type>.<name>",
+                t.range(),
+            )),
+            Some((ty, name)) => {
+                if !cfg
+                    .key_providers
+                    .iter()
+                    .any(|k| k.type_name == ty && k.name == name)
+                {
+                    out.push(Diagnostic::error(
+                        "Undefined Key Provider",
+                        format!("Key provider {ty}.{name} is missing from the encryption configuration."),
+                        t.range(),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// `setupKeyProvider` without building the key: dependencies first (with
+/// cycle detection), then the provider's own static references.
+fn setup_key_provider(
+    cfg: &EncryptionConfig,
+    eval: &StaticEvaluator,
+    kp: &KeyProviderConfig,
+    stack: &mut Vec<(String, String)>,
+    done: &mut BTreeSet<(String, String)>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let key = (kp.type_name.clone(), kp.name.clone());
+    if done.contains(&key) {
+        return;
+    }
+    if stack.contains(&key) {
+        out.push(sourceless(
+            "Circular reference detected",
+            format!(
+                "Can not load {} due to circular reference",
+                cty::format::go_quote(&format!("key_provider.{}.{}", kp.type_name, kp.name))
+            ),
+        ));
+        done.insert(key);
+        return;
+    }
+    done.insert(key.clone());
+    if !KEY_PROVIDERS.contains(&kp.type_name.as_str()) {
+        out.push(sourceless(
+            "Unknown key_provider type",
+            format!("Can not find {}", cty::format::go_quote(&kp.type_name)),
+        ));
+        return;
+    }
+    stack.push(key.clone());
+    let (attrs, more) = kp.body.just_attributes();
+    out.extend(more);
+    let before = out.len();
+    for a in &attrs {
+        check_refs(cfg, &a.expr, out);
+        for t in a.expr.variables() {
+            if let Some((ty, name)) = kp_ref(&t) {
+                if let Some(dep) = cfg
+                    .key_providers
+                    .iter()
+                    .find(|k| k.type_name == ty && k.name == name)
+                {
+                    // Re-entering a provider on the stack is the cycle.
+                    let dep_key = (dep.type_name.clone(), dep.name.clone());
+                    if stack.contains(&dep_key) {
+                        out.push(sourceless(
+                            "Circular reference detected",
+                            format!(
+                                "Can not load {} due to circular reference",
+                                cty::format::go_quote(&format!("key_provider.{ty}.{name}"))
+                            ),
+                        ));
+                        continue;
+                    }
+                    setup_key_provider(cfg, eval, dep, stack, done, out);
+                }
+            }
+        }
+    }
+    stack.pop();
+    if out[before..]
+        .iter()
+        .any(|d| d.severity == hclsyntax::Severity::Error)
+    {
+        return;
+    }
+    let ident = eval.key_provider_identifier(kp);
+    for a in &attrs {
+        if a.expr.variables().iter().all(|t| !is_encryption_ref(t)) {
+            let (_, more) = eval.evaluate(&a.expr, &ident);
+            out.extend(more);
+        }
+    }
+}
+
+/// A `state` / `plan` target: its method must be declared; an enforced
+/// target needs one.
+fn check_target(
+    cfg: &EncryptionConfig,
+    method: Option<&Expr>,
+    enforced: bool,
+    name: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(expr) = method else {
+        if enforced {
+            out.push(sourceless(
+                "Encryption method required",
+                format!(
+                    "{} is enforced, and therefore requires a method to be provided",
+                    cty::format::go_quote(name)
+                ),
+            ));
+        }
+        return;
+    };
+    let vars = expr.variables();
+    let [t] = vars.as_slice() else {
+        return;
+    };
+    if t.root != "method" {
+        return;
+    }
+    let parts: Vec<&str> = t
+        .steps
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StepKind::Attr(a) => Some(a.as_str()),
+            _ => None,
+        })
+        .collect();
+    let [ty, n] = parts.as_slice() else {
+        return;
+    };
+    if !cfg
+        .methods
+        .iter()
+        .any(|m| m.type_name == *ty && m.name == *n)
+    {
+        out.push(Diagnostic::error(
+            "Undefined encryption method",
+            format!(
+                "Can not find {} for {}",
+                cty::format::go_quote(&format!("method.{ty}.{n}")),
+                cty::format::go_quote(name)
+            ),
+            expr.range.clone(),
+        ));
+    }
+}

@@ -1,0 +1,20 @@
+variable "passphrase" {
+  type    = string
+  default = "correct-horse-battery-staple"
+}
+
+terraform {
+  encryption {
+    key_provider "pbkdf2" "main" {
+      passphrase = var.passphrase
+    }
+    key_provider "nope" "other" {
+    }
+    method "aes_gcm" "main" {
+      keys = key_provider.pbkdf2.main
+    }
+    state {
+      method = method.aes_gcm.missing
+    }
+  }
+}

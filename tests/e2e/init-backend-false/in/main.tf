@@ -1,0 +1,5 @@
+terraform {
+  backend "local" {
+    path = "x"
+  }
+}
