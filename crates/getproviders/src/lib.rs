@@ -1,0 +1,64 @@
+//! Provider installation for `tofu init` (OpenTofu's
+//! `internal/getproviders` and `internal/providercache`): provider
+//! versions and constraints, target platforms, package hashes (`h1:`,
+//! `zh:`), the sources packages come from (the provider registry
+//! protocol, network mirrors, filesystem mirrors, and the CLI
+//! configuration's `provider_installation` rules that combine them),
+//! signature and checksum verification, and safe, atomic installation
+//! into `.terraform/providers` through an optional shared plugin cache.
+//!
+//! Knows provider addresses, HTTP and file systems; knows nothing of the
+//! configuration language or of the dependency lock file: callers gather
+//! requirements and pass the lock file's versions and hashes in.
+
+mod auth;
+mod cache;
+mod constraints;
+mod errors;
+mod hash;
+mod http;
+mod install;
+mod meta;
+mod mirror_fs;
+mod mirror_http;
+mod multi_source;
+mod parallel;
+mod platform;
+mod registry_source;
+mod signature;
+mod source;
+mod unzip;
+mod version;
+mod version_scan;
+
+pub use auth::{
+    should_enforce_gpg_validation, sums_document_hashes, AuthResult, AuthSummary, HashDisposition,
+    PackageAuthentication, RegistryAuthentication, ENFORCE_GPG_VALIDATION_ENV,
+};
+pub use cache::{CacheOutcome, PluginCache};
+pub use constraints::{ConstraintOp, Selection, VersionConstraints};
+pub use errors::SourceError;
+pub use hash::{
+    hash_matches, package_hash_legacy_zip, package_hash_v1, package_hash_v1_zip, preferred_hashes,
+    Hash, LocalPackage, SCHEME_H1, SCHEME_ZIP,
+};
+pub use http::{HttpClient, HttpOptions};
+pub use install::{install_package, InstallError, Installed};
+pub use meta::{
+    package_filename, packed_file_path, unpacked_directory_path, PackageLocation, PackageMeta,
+};
+pub use mirror_fs::{search_local_directory, FilesystemMirrorSource, PackageIndex};
+pub use mirror_http::NetworkMirrorSource;
+pub use multi_source::{
+    parse_patterns, MultiSource, MultiSourceSelector, ProviderPattern, WILDCARD,
+};
+pub use parallel::{
+    install_all, select_version, InstallAction, InstallSettings, LockedProvider, ProviderInstalled,
+    ProviderRequest,
+};
+pub use platform::Platform;
+pub use registry_source::{RegistrySource, PROVIDERS_SERVICE_ID};
+pub use signature::find_signing_key;
+pub use source::{Source, Warnings};
+pub use unzip::unpack_zip;
+pub use version::Version;

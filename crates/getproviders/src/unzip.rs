@@ -1,0 +1,173 @@
+//! Unpacking a provider zip safely: no entry may land outside the target
+//! (`..`, absolute names), no symlink may point outside it, no entry may
+//! be written through a symlink, and file modes (the executable bit of
+//! the provider binary) are kept.
+
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+/// Unpacks the zip at `zip_path` into `dst`, which must exist and be empty.
+pub fn unpack_zip(zip_path: &Path, dst: &Path) -> Result<(), String> {
+    let f = std::fs::File::open(zip_path).map_err(|e| format!("{}: {e}", zip_path.display()))?;
+    let mut archive =
+        zip::ZipArchive::new(f).map_err(|e| format!("{}: {e}", zip_path.display()))?;
+    for i in 0..archive.len() {
+        let mut entry = archive
+            .by_index(i)
+            .map_err(|e| format!("{}: {e}", zip_path.display()))?;
+        let name = entry.name().to_string();
+        let rel = entry_rel_path(&name)?;
+        let Some(rel) = rel else { continue };
+        refuse_links_on_the_way(dst, &rel, &name)?;
+        let path = dst.join(&rel);
+        let mode = entry.unix_mode();
+        if entry.is_dir() {
+            std::fs::create_dir_all(&path).map_err(|e| io_err(&path, e))?;
+            continue;
+        }
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io_err(parent, e))?;
+        }
+        if mode.is_some_and(|m| m & 0o170000 == 0o120000) {
+            let mut target = String::new();
+            std::io::Read::read_to_string(&mut entry, &mut target)
+                .map_err(|e| format!("reading link {name}: {e}"))?;
+            make_link(dst, &rel, &target, &name)?;
+            continue;
+        }
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| io_err(&path, e))?;
+        std::io::copy(&mut entry, &mut out).map_err(|e| io_err(&path, e))?;
+        out.flush().map_err(|e| io_err(&path, e))?;
+        set_mode(&path, mode.unwrap_or(0o644))?;
+    }
+    Ok(())
+}
+
+fn io_err(p: &Path, e: std::io::Error) -> String {
+    format!("{}: {e}", p.display())
+}
+
+/// The entry's path relative to the target, or why it is refused.
+fn entry_rel_path(name: &str) -> Result<Option<PathBuf>, String> {
+    if name.split(['/', '\\']).any(|p| p == "..") {
+        return Err(format!("entry contains '..': {name}"));
+    }
+    let p = Path::new(name);
+    if p.is_absolute() || name.starts_with('/') || name.starts_with('\\') {
+        return Err(format!("entry has an absolute path: {name}"));
+    }
+    let rel: PathBuf = p
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    Ok((!rel.as_os_str().is_empty()).then_some(rel))
+}
+
+/// A later entry must not be written through a link an earlier one made.
+fn refuse_links_on_the_way(dst: &Path, rel: &Path, name: &str) -> Result<(), String> {
+    let mut cur = dst.to_path_buf();
+    let Some(parent) = rel.parent() else {
+        return Ok(());
+    };
+    for comp in parent.components() {
+        cur.push(comp);
+        if std::fs::symlink_metadata(&cur).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "entry {} passes through a symbolic link",
+                addrs::go_quote(name)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `target`, relative to the link at `link_rel`, stays in the root.
+fn link_stays_inside(link_rel: &Path, target: &str) -> bool {
+    if Path::new(target).is_absolute() || target.starts_with('/') {
+        return false;
+    }
+    let mut depth: i64 = link_rel.components().count() as i64 - 1;
+    for part in target.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => depth += 1,
+        }
+    }
+    true
+}
+
+fn make_link(dst: &Path, rel: &Path, target: &str, name: &str) -> Result<(), String> {
+    if !link_stays_inside(rel, target) {
+        return Err(format!(
+            "entry {} is a symbolic link to {}, outside the package",
+            addrs::go_quote(name),
+            addrs::go_quote(target)
+        ));
+    }
+    let path = dst.join(rel);
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(target, &path).map_err(|e| io_err(&path, e))
+    }
+    #[cfg(not(unix))]
+    {
+        // Without symlinks, copy what the link names if it already exists.
+        let src = path.parent().unwrap_or(dst).join(target);
+        std::fs::copy(&src, &path)
+            .map(|_| ())
+            .map_err(|e| io_err(&path, e))
+    }
+}
+
+fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // Only permission bits; a zip cannot make setuid files here.
+        let perm = std::fs::Permissions::from_mode(mode & 0o777 | 0o600);
+        std::fs::set_permissions(path, perm).map_err(|e| io_err(path, e))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, mode);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_targets() {
+        assert!(link_stays_inside(Path::new("a/link"), "../b"));
+        assert!(link_stays_inside(Path::new("link"), "b/c"));
+        assert!(!link_stays_inside(Path::new("link"), "../x"));
+        assert!(!link_stays_inside(Path::new("a/link"), "../../x"));
+        assert!(!link_stays_inside(Path::new("link"), "/etc/passwd"));
+    }
+
+    #[test]
+    fn rel_paths() {
+        assert!(entry_rel_path("../x").is_err());
+        assert!(entry_rel_path("a/../../x").is_err());
+        assert!(entry_rel_path("/etc/x").is_err());
+        assert_eq!(
+            entry_rel_path("./a/b").unwrap().unwrap(),
+            PathBuf::from("a/b")
+        );
+    }
+}
