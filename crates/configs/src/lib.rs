@@ -29,6 +29,7 @@ pub mod named_values;
 pub mod parser;
 pub mod provider;
 pub mod provider_ref;
+pub mod provider_reqs;
 pub mod provider_requirements;
 pub mod provisioner;
 pub mod removed;

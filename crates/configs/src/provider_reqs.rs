@@ -1,0 +1,242 @@
+//! The providers a whole configuration needs (OpenTofu's
+//! `Config.ProviderRequirements` and `ProviderRequirementsByModule`):
+//! every module's `required_providers`, constraints from different modules
+//! on the same provider merged, and the providers implied where nothing
+//! declares them: by resource types (the prefix before the first `_`),
+//! `import` blocks and `provider` blocks. A module call's `providers` map
+//! implies nothing: it only passes configurations of providers the two
+//! modules already require (as OpenTofu, and as `terraform providers`
+//! shows).
+//!
+//! Local names resolve per module: `null` in a child module with no
+//! `required_providers` entry is `hashicorp/null` there whatever the root
+//! says. The name `terraform` implies the built-in
+//! `terraform.io/builtin/terraform`, which needs no installation (see
+//! [`depsfile::is_lockable`]).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use addrs::{ModuleSource, Provider};
+use depsfile::VersionConstraints;
+use hclsyntax::{Diagnostic, Diagnostics, Range};
+
+use crate::config::Config;
+use crate::module::Module;
+use crate::provider_requirements::RequiredProvider;
+use crate::resource::Resource;
+use crate::version_constraint::Constraints;
+
+/// Providers and the constraints on their versions. An empty constraint
+/// list means any version; a provider absent from the map is not needed.
+pub type Requirements = BTreeMap<Provider, VersionConstraints>;
+
+/// The requirements of one module and, separately, of each module it calls
+/// (what `tofu providers` prints).
+#[derive(Debug, Clone)]
+pub struct ModuleRequirements {
+    /// The call name (empty for the root module).
+    pub name: String,
+    pub source_addr: Option<ModuleSource>,
+    pub source_dir: PathBuf,
+    /// This module's own requirements, children's not included.
+    pub requirements: Requirements,
+    /// By call name.
+    pub children: BTreeMap<String, ModuleRequirements>,
+}
+
+impl Config {
+    /// Every provider this module and its descendants need.
+    pub fn provider_requirements(&self) -> (Requirements, Diagnostics) {
+        let mut reqs = Requirements::new();
+        let diags = self.add_provider_requirements(&mut reqs, true);
+        (reqs, diags)
+    }
+
+    /// The providers this module itself needs, descendants left out.
+    pub fn provider_requirements_shallow(&self) -> (Requirements, Diagnostics) {
+        let mut reqs = Requirements::new();
+        let diags = self.add_provider_requirements(&mut reqs, false);
+        (reqs, diags)
+    }
+
+    /// The requirements as a tree following the module tree.
+    pub fn provider_requirements_by_module(&self) -> (ModuleRequirements, Diagnostics) {
+        let (requirements, mut diags) = self.provider_requirements_shallow();
+        let mut children = BTreeMap::new();
+        for (name, child) in &self.children {
+            let (mut reqs, more) = child.provider_requirements_by_module();
+            reqs.name = name.clone();
+            diags.extend(more);
+            children.insert(name.clone(), reqs);
+        }
+        let reqs = ModuleRequirements {
+            name: String::new(),
+            source_addr: self.source_addr.clone(),
+            source_dir: self.module.source_dir.clone(),
+            requirements,
+            children,
+        };
+        (reqs, diags)
+    }
+
+    fn add_provider_requirements(&self, reqs: &mut Requirements, recurse: bool) -> Diagnostics {
+        let module = &self.module;
+        let mut diags = Diagnostics::new();
+
+        if let Some(rps) = &module.provider_requirements {
+            for rp in rps.required_providers.values() {
+                let entry = reqs.entry(required_provider_type(rp)).or_default();
+                let constraints = &rp.requirement.required;
+                add_constraints(entry, constraints, &rp.requirement.decl_range, &mut diags);
+            }
+        }
+
+        // Each resource implies a dependency on its provider, needing no
+        // particular version.
+        for r in module
+            .managed_resources
+            .values()
+            .chain(module.data_resources.values())
+            .chain(module.ephemeral_resources.values())
+        {
+            if let Some(p) = resource_provider(module, r) {
+                reqs.entry(p).or_default();
+            }
+        }
+
+        for imp in &module.imports {
+            diags.extend(import_requirements(module, imp, reqs));
+        }
+
+        // A provider block implies its provider too, and may still carry
+        // the deprecated in-block version constraint.
+        for pc in module.provider_configs.values() {
+            let entry = reqs
+                .entry(provider_for_local_name(module, &pc.name))
+                .or_default();
+            if let Some(v) = &pc.version {
+                add_constraints(entry, &v.required, &v.decl_range, &mut diags);
+            }
+        }
+
+        if recurse {
+            for child in self.children.values() {
+                diags.extend(child.add_provider_requirements(reqs, true));
+            }
+        }
+        diags
+    }
+}
+
+/// Converts a module's constraints (go-version syntax) into provider
+/// constraints (go-versions' Ruby-style syntax). The two parsers do not
+/// agree on everything (`~> 1.2.3.4`, `v1.0`), so this can fail where
+/// decoding succeeded.
+fn add_constraints(
+    entry: &mut VersionConstraints,
+    constraints: &Constraints,
+    decl_range: &Range,
+    diags: &mut Diagnostics,
+) {
+    if constraints.is_empty() {
+        return;
+    }
+    match VersionConstraints::parse(&constraints.to_string()) {
+        Ok(c) => entry.merge(&c),
+        Err(e) => diags.push(Diagnostic::error(
+            "Invalid version constraint",
+            format!("Incorrect version constraint syntax: {e}."),
+            decl_range.clone(),
+        )),
+    }
+}
+
+/// The provider a `required_providers` entry names: its `source`, or for
+/// an entry without one the provider its local name implies.
+pub fn required_provider_type(rp: &RequiredProvider) -> Provider {
+    rp.source
+        .as_deref()
+        .and_then(|s| addrs::parse_provider_source_string(s).ok())
+        .unwrap_or_else(|| Provider::implied_for_unqualified_type(&rp.name))
+}
+
+/// `Module.ImpliedProviderForUnqualifiedType`: the provider a local name
+/// means in `module`: its `required_providers` entry, else the default.
+pub fn provider_for_local_name(module: &Module, local_name: &str) -> Provider {
+    module
+        .provider_requirements
+        .as_ref()
+        .and_then(|r| r.required_providers.get(local_name))
+        .map(required_provider_type)
+        .unwrap_or_else(|| Provider::implied_for_unqualified_type(local_name))
+}
+
+/// The provider a resource belongs to: the one its `provider` argument
+/// names, else the one its type's prefix implies. `None` when the prefix is
+/// not a valid provider name (the resource's own diagnostics say why).
+pub fn resource_provider(module: &Module, r: &Resource) -> Option<Provider> {
+    match &r.provider_config_ref {
+        Some(pref) => Some(provider_for_local_name(module, &pref.name)),
+        None => implied_provider(module, r.implied_provider()),
+    }
+}
+
+fn implied_provider(module: &Module, prefix: &str) -> Option<Provider> {
+    let name = addrs::parse_provider_part(prefix).ok()?;
+    Some(provider_for_local_name(module, &name))
+}
+
+/// An import block's provider, and OpenTofu's check that an import into a
+/// root-module resource names the same provider configuration as the
+/// resource does.
+fn import_requirements(
+    module: &Module,
+    imp: &crate::import::Import,
+    reqs: &mut Requirements,
+) -> Diagnostics {
+    let Some(target) = &imp.static_to else {
+        return Diagnostics::new();
+    };
+    let provider = match &imp.provider_config_ref {
+        Some(pref) => Some(provider_for_local_name(module, &pref.name)),
+        None => {
+            let ty = &target.type_name;
+            let prefix = ty.find('_').map_or(ty.as_str(), |i| &ty[..i]);
+            implied_provider(module, prefix)
+        }
+    };
+    if let Some(p) = provider {
+        reqs.entry(p).or_default();
+    }
+    // Imports into modules take their providers from the module call.
+    if !target.module.is_empty() {
+        return Diagnostics::new();
+    }
+    let (Some(iref), Some(resource)) = (
+        &imp.provider_config_ref,
+        module.managed_resources.get(&target.display()),
+    ) else {
+        return Diagnostics::new();
+    };
+    let subject = imp
+        .provider_decl_range
+        .clone()
+        .unwrap_or_else(|| imp.decl_range.clone());
+    let detail = match &resource.provider_config_ref {
+        None => "The provider argument in the target resource block must be specified and match the import block.",
+        Some(rref) if rref.name != iref.name || rref.alias != iref.alias => {
+            "The provider argument in the target resource block must match the import block."
+        }
+        Some(_) => return Diagnostics::new(),
+    };
+    vec![Diagnostic::error(
+        "Invalid import provider argument",
+        detail,
+        subject,
+    )]
+}
+
+#[cfg(test)]
+#[path = "provider_reqs_tests.rs"]
+mod tests;
