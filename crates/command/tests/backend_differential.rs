@@ -37,6 +37,8 @@ fn run(cmd: &mut Command, what: &str) {
     );
 }
 
+// A skipped test says so on stderr.
+#[allow(clippy::print_stderr)]
 #[test]
 fn local_backend_records_match_terraform() {
     if !terraform_available() {

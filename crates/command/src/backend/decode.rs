@@ -353,3 +353,108 @@ fn value_from_cli(synth: &str, raw: &str, ty: &Type) -> (Value, Diagnostics) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::schema::{self, LOCAL};
+    use configs::static_eval::{RootVariables, StaticModuleCall};
+
+    /// The root module in `dir` with its static evaluator, and its backend.
+    fn load(src: &str) -> (tempfile::TempDir, configs::module::Module) {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("main.tf"), src).unwrap();
+        let (m, diags) = configs::module::load_module_dir(d.path());
+        assert!(!hclsyntax::has_errors(&diags), "{diags:?}");
+        let mut m = m.unwrap();
+        let call = StaticModuleCall::root(RootVariables::default(), ".", "default");
+        let diags = m.with_static_call(call);
+        assert!(!hclsyntax::has_errors(&diags), "{diags:?}");
+        (d, m)
+    }
+
+    fn decode(src: &str, schema: &Schema) -> (Value, Diagnostics) {
+        let (_d, m) = load(src);
+        let eval = m.static_evaluator.clone().unwrap();
+        let b = m.backend.clone().unwrap();
+        let ident = eval.backend_identifier(&b);
+        let (d, diags) = decode_body(&eval, &ConfigBody::Single(b.config.clone()), schema, &ident);
+        (d.to_value(schema), diags)
+    }
+
+    #[test]
+    fn attributes_are_converted_and_absent_ones_null() {
+        let src = "locals {\n  n = 3\n}\nterraform {\n  backend \"s3\" {\n    bucket = \"b\"\n    max_retries = \"${local.n}\"\n    endpoints = { s3 = \"http://x\" }\n  }\n}\n";
+        let (v, diags) = decode(src, &schema::S3);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(v.get_attr("bucket").unwrap(), Value::string("b"));
+        assert_eq!(v.get_attr("max_retries").unwrap(), Value::number_int(3));
+        assert!(v.get_attr("key").unwrap().is_null());
+        let ep = v.get_attr("endpoints").unwrap();
+        assert_eq!(ep.get_attr("s3").unwrap(), Value::string("http://x"));
+        assert!(ep.get_attr("iam").unwrap().is_null());
+    }
+
+    #[test]
+    fn wrong_types_and_unknown_arguments_are_errors() {
+        let src = "terraform {\n  backend \"local\" {\n    path = [1]\n    nope = 1\n  }\n}\n";
+        let (_, diags) = decode(src, &LOCAL);
+        let summaries: Vec<&str> = diags.iter().map(|d| d.summary.as_str()).collect();
+        assert!(summaries.contains(&"Unsupported argument"), "{summaries:?}");
+        assert!(
+            summaries.contains(&"Incorrect attribute value type"),
+            "{summaries:?}"
+        );
+    }
+
+    #[test]
+    fn nested_blocks_decode_by_nesting() {
+        let src = "terraform {\n  backend \"kubernetes\" {\n    secret_suffix = \"s\"\n  }\n}\n";
+        let (v, diags) = decode(src, &schema::KUBERNETES);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(v.get_attr("exec").unwrap().length_int(), Some(0));
+        let src = "terraform {\n  backend \"remote\" {\n    organization = \"o\"\n    workspaces {\n      name = \"w\"\n    }\n  }\n}\n";
+        let (v, diags) = decode(src, &schema::REMOTE);
+        assert!(diags.is_empty(), "{diags:?}");
+        let ws = v.get_attr("workspaces").unwrap();
+        assert_eq!(ws.get_attr("name").unwrap(), Value::string("w"));
+        assert!(ws.get_attr("prefix").unwrap().is_null());
+    }
+
+    #[test]
+    fn overrides_merge_in_order() {
+        let (d, m) = load("terraform {\n  backend \"s3\" {}\n}\n");
+        std::fs::write(
+            d.path().join("b.hcl"),
+            "bucket = \"from-file\"\nkey = \"k\"\n",
+        )
+        .unwrap();
+        let file = d.path().join("b.hcl").to_string_lossy().into_owned();
+        let eval = m.static_evaluator.clone().unwrap();
+        let b = m.backend.clone().unwrap();
+        let ident = eval.backend_identifier(&b);
+        let raw = [
+            "bucket=first",
+            file.as_str(),
+            "key=last",
+            "assume_role_tags={a = \"b\"}",
+            "max_retries=7",
+        ];
+        let mut sources = Vec::new();
+        let (o, diags) = decode_overrides(&eval, &raw, &schema::S3, &ident, &mut sources);
+        assert!(diags.is_empty(), "{diags:?}");
+        let v = o.unwrap().to_value(&schema::S3);
+        assert_eq!(v.get_attr("bucket").unwrap(), Value::string("from-file"));
+        assert_eq!(v.get_attr("key").unwrap(), Value::string("last"));
+        assert_eq!(v.get_attr("max_retries").unwrap(), Value::number_int(7));
+        assert_eq!(
+            v.get_attr("assume_role_tags").unwrap(),
+            Value::map(Type::String, [("a".to_string(), Value::string("b"))].into()).unwrap()
+        );
+        let (_, diags) =
+            decode_overrides(&eval, &["max_retries=x"], &schema::S3, &ident, &mut sources);
+        assert_eq!(diags[0].summary, "Invalid backend configuration value");
+        let (o, diags) = decode_overrides(&eval, &[""], &schema::S3, &ident, &mut sources);
+        assert!(diags.is_empty() && o == Some(Decoded::default()));
+    }
+}

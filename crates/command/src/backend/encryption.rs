@@ -16,8 +16,15 @@ use configs::module::Module;
 use configs::static_eval::StaticEvaluator;
 use hclsyntax::{Diagnostic, Expr, StepKind, Traversal};
 
-/// Key provider types OpenTofu's encryption registry knows.
-const KEY_PROVIDERS: &[&str] = &["pbkdf2", "aws_kms", "gcp_kms", "openbao", "external", "xor"];
+/// Key provider types OpenTofu's default encryption registry holds.
+const KEY_PROVIDERS: &[&str] = &[
+    "pbkdf2",
+    "aws_kms",
+    "gcp_kms",
+    "azure_vault",
+    "openbao",
+    "external",
+];
 /// Method types OpenTofu's encryption registry knows.
 const METHODS: &[&str] = &["aes_gcm", "unencrypted", "external"];
 
@@ -232,11 +239,102 @@ fn setup_key_provider(
         return;
     }
     let ident = eval.key_provider_identifier(kp);
+    let mut values = std::collections::BTreeMap::new();
+    let mut failed = false;
     for a in &attrs {
         if a.expr.variables().iter().all(|t| !is_encryption_ref(t)) {
-            let (_, more) = eval.evaluate(&a.expr, &ident);
+            let (v, more) = eval.evaluate(&a.expr, &ident);
+            failed |= hclsyntax::has_errors(&more);
             out.extend(more);
+            values.insert(a.name.clone(), Some(v.unmark_deep().0));
+        } else {
+            // Another key provider's output: known only once built.
+            values.insert(a.name.clone(), None);
         }
+    }
+    if !failed && kp.type_name == "pbkdf2" {
+        if let Some(err) = pbkdf2_build_error(&values) {
+            out.push(sourceless(
+                "Unable to build encryption key data",
+                format!(
+                    "key_provider.{}.{} failed with error: {err}",
+                    kp.type_name, kp.name
+                ),
+            ));
+        }
+    }
+}
+
+/// The checks of the pbkdf2 key provider's `Config.Build`, with the
+/// descriptor's defaults (32-byte key and salt, 600000 iterations, SHA-512).
+fn pbkdf2_build_error(
+    values: &std::collections::BTreeMap<String, Option<cty::Value>>,
+) -> Option<String> {
+    let known = |name: &str| -> Option<cty::Value> {
+        values
+            .get(name)
+            .cloned()
+            .flatten()
+            .filter(|v| v.is_known() && !v.is_null())
+    };
+    let int = |name: &str, default: i64| -> Option<i64> {
+        match values.get(name) {
+            None => Some(default),
+            Some(None) => None,
+            Some(Some(_)) => {
+                let v = known(name)?;
+                let n = cty::convert::convert(&v, &cty::Type::Number).ok()?;
+                Some(n.as_number()?.to_f64() as i64)
+            }
+        }
+    };
+    if !values.contains_key("chain") {
+        match values.get("passphrase") {
+            Some(None) => {}
+            _ => {
+                let p = known("passphrase")
+                    .and_then(|v| cty::convert::convert(&v, &cty::Type::String).ok())
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                if p.is_empty() {
+                    return Some("no passphrase provided".into());
+                }
+                if p.len() < 16 {
+                    return Some("passphrase is too short (minimum 16 characters)".into());
+                }
+            }
+        }
+    }
+    if int("key_length", 32).is_some_and(|n| n <= 0) {
+        return Some("the key length must be larger than zero".into());
+    }
+    match int("iterations", 600_000) {
+        Some(n) if n <= 0 => {
+            return Some("the number of iterations must be larger than zero".into())
+        }
+        Some(n) if n < 200_000 => {
+            return Some(
+                "the number of iterations is dangerously low (<200000), refusing to generate key"
+                    .into(),
+            )
+        }
+        _ => {}
+    }
+    if int("salt_length", 32).is_some_and(|n| n <= 0) {
+        return Some("the salt length must be larger than zero".into());
+    }
+    let hash = match values.get("hash_function") {
+        None => Some("sha512".to_string()),
+        Some(_) => known("hash_function").and_then(|v| v.as_str().map(str::to_string)),
+    };
+    match hash.as_deref() {
+        Some("") => {
+            Some("invalid key provider configuration: please specify a hash function".into())
+        }
+        Some(h) if h != "sha256" && h != "sha512" => Some(format!(
+            "invalid key provider configuration: invalid hash function name: {h}"
+        )),
+        _ => None,
     }
 }
 
@@ -293,5 +391,55 @@ fn check_target(
             ),
             expr.range.clone(),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cty::Value;
+    use std::collections::BTreeMap;
+
+    fn vals(pairs: &[(&str, Value)]) -> BTreeMap<String, Option<Value>> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), Some(v.clone())))
+            .collect()
+    }
+
+    #[test]
+    fn pbkdf2_build_checks() {
+        let long = Value::string("correct-horse-battery-staple");
+        assert_eq!(
+            pbkdf2_build_error(&vals(&[("passphrase", long.clone())])),
+            None
+        );
+        assert_eq!(
+            pbkdf2_build_error(&vals(&[("passphrase", Value::string("short"))])).as_deref(),
+            Some("passphrase is too short (minimum 16 characters)")
+        );
+        assert_eq!(
+            pbkdf2_build_error(&vals(&[])).as_deref(),
+            Some("no passphrase provided")
+        );
+        assert_eq!(
+            pbkdf2_build_error(&vals(&[
+                ("passphrase", long.clone()),
+                ("iterations", Value::number_int(1000))
+            ]))
+            .as_deref(),
+            Some("the number of iterations is dangerously low (<200000), refusing to generate key")
+        );
+        assert_eq!(
+            pbkdf2_build_error(&vals(&[
+                ("passphrase", long),
+                ("hash_function", Value::string("md5"))
+            ]))
+            .as_deref(),
+            Some("invalid key provider configuration: invalid hash function name: md5")
+        );
+        let mut chained = BTreeMap::new();
+        chained.insert("chain".to_string(), None);
+        assert_eq!(pbkdf2_build_error(&chained), None);
     }
 }

@@ -462,6 +462,30 @@ fn prepare_config(
                 );
             }
         }
+        "azurerm" | "consul" | "cos" | "gcs" | "http" | "kubernetes" | "oss" | "pg" => {
+            // helper/schema's `schemaMap.Validate`: a required attribute
+            // without a value (or an environment default) is an error.
+            let mut missing: Vec<&str> = schema::lookup(type_name)
+                .map(|sc| {
+                    sc.attrs
+                        .iter()
+                        .filter(|a| a.required)
+                        .map(|a| a.name)
+                        .collect()
+                })
+                .unwrap_or_default();
+            missing.sort_unstable();
+            for name in missing {
+                let env_default = schema::env_default(type_name, name)
+                    .is_some_and(|k| std::env::var(k).is_ok_and(|v| !v.is_empty()));
+                if s(name).is_none() && !env_default {
+                    found.push(Diagnostic::error_sourceless(
+                        format!("{}: required field is not set", cty::format::go_quote(name)),
+                        "",
+                    ));
+                }
+            }
+        }
         _ => {}
     }
     let ok = !found.has_errors();

@@ -190,6 +190,17 @@ pub fn removed_message(name: &str) -> Option<&'static str> {
     })
 }
 
+/// The environment variable whose value a required attribute of a
+/// `helper/schema` backend takes when the block does not set it
+/// (`DefaultFunc: schema.EnvDefaultFunc(...)` with no fallback).
+pub fn env_default(backend: &str, attr: &str) -> Option<&'static str> {
+    Some(match (backend, attr) {
+        ("http", "address") => "TF_HTTP_ADDRESS",
+        ("cos", "region") => "TENCENTCLOUD_REGION",
+        _ => return None,
+    })
+}
+
 /// `internal/backend/local`.
 pub const LOCAL: Schema = Schema {
     attrs: &[opt("path", S), opt("workspace_dir", S)],
@@ -277,8 +288,8 @@ pub const COS: Schema = Schema {
         opt("secret_id", S),
         opt("secret_key", S),
         opt("security_token", S),
-        // Required with a DefaultFunc: optional in the core schema.
-        opt("region", S),
+        // Required, with an environment default (see `env_default`).
+        req("region", S),
         req("bucket", S),
         opt("prefix", S),
         opt("key", S),
@@ -318,8 +329,8 @@ pub const GCS: Schema = Schema {
 /// `internal/backend/remote-state/http`.
 pub const HTTP: Schema = Schema {
     attrs: &[
-        // Required with a DefaultFunc (TF_HTTP_ADDRESS): optional here.
-        opt("address", S),
+        // Required, with an environment default (see `env_default`).
+        req("address", S),
         opt("update_method", S),
         opt("lock_address", S),
         opt("unlock_address", S),

@@ -10,6 +10,9 @@ terraform {
     }
     key_provider "nope" "other" {
     }
+    key_provider "pbkdf2" "short" {
+      passphrase = "too short"
+    }
     method "aes_gcm" "main" {
       keys = key_provider.pbkdf2.main
     }

@@ -1,0 +1,5 @@
+terraform {
+  backend "gcs" {
+    prefix = "p"
+  }
+}
