@@ -158,15 +158,17 @@ fn collect_files(dir: &Path, rel: &str, out: &mut Vec<(String, [u8; 32])>) -> Re
 /// name in the archive with the hash of its content.
 pub fn package_hash_v1_zip(zip_path: &Path) -> Result<Hash, String> {
     let f = std::fs::File::open(zip_path).map_err(|e| format!("{}: {e}", zip_path.display()))?;
-    let mut archive =
-        zip::ZipArchive::new(f).map_err(|e| format!("{}: {e}", zip_path.display()))?;
+    hash_v1_zip_reader(f).map_err(|e| format!("{}: {e}", zip_path.display()))
+}
+
+/// [`package_hash_v1_zip`] of an archive already in memory or open.
+pub fn hash_v1_zip_reader(r: impl Read + std::io::Seek) -> Result<Hash, String> {
+    let mut archive = zip::ZipArchive::new(r).map_err(|e| e.to_string())?;
     let mut files = Vec::with_capacity(archive.len());
     for i in 0..archive.len() {
-        let entry = archive
-            .by_index(i)
-            .map_err(|e| format!("{}: {e}", zip_path.display()))?;
+        let entry = archive.by_index(i).map_err(|e| e.to_string())?;
         let name = entry.name().to_string();
-        let sum = sha256_reader(entry).map_err(|e| format!("{}: {e}", zip_path.display()))?;
+        let sum = sha256_reader(entry).map_err(|e| e.to_string())?;
         files.push((name, sum));
     }
     hash1(files)

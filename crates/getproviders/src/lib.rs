@@ -18,6 +18,7 @@ mod errors;
 mod hash;
 mod http;
 mod install;
+mod installation_config;
 mod meta;
 mod mirror_fs;
 mod mirror_http;
@@ -27,6 +28,8 @@ mod platform;
 mod registry_source;
 mod signature;
 mod source;
+#[cfg(feature = "test-support")]
+pub mod testing;
 mod unzip;
 mod version;
 mod version_scan;
@@ -39,11 +42,16 @@ pub use cache::{CacheOutcome, PluginCache};
 pub use constraints::{ConstraintOp, Selection, VersionConstraints};
 pub use errors::SourceError;
 pub use hash::{
-    hash_matches, package_hash_legacy_zip, package_hash_v1, package_hash_v1_zip, preferred_hashes,
-    Hash, LocalPackage, SCHEME_H1, SCHEME_ZIP,
+    hash_matches, hash_v1_zip_reader, hex_lower, package_hash_legacy_zip, package_hash_v1,
+    package_hash_v1_zip, preferred_hashes, Hash, LocalPackage, SCHEME_H1, SCHEME_ZIP,
 };
 pub use http::{HttpClient, HttpOptions};
 pub use install::{install_package, InstallError, Installed};
+pub use installation_config::{
+    build_source, implied_local_mirror_dirs, load_provider_cli_config, parse_provider_cli_config,
+    plugin_dir_source, InstallationMethod, MethodConfig, NetworkSettings, ProviderCliConfig,
+    ProviderInstallation,
+};
 pub use meta::{
     package_filename, packed_file_path, unpacked_directory_path, PackageLocation, PackageMeta,
 };

@@ -34,7 +34,7 @@ pub fn cli_config_path() -> Option<PathBuf> {
 }
 
 /// A static string: a literal or a template of literal parts only.
-fn static_string(expr: &Expr) -> Option<String> {
+pub fn static_string(expr: &Expr) -> Option<String> {
     let (view, diags) = native_view(expr);
     if !diags.is_empty() {
         return None;
