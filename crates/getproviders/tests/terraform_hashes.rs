@@ -120,7 +120,11 @@ fn h1_hashes_and_layout_match_terraform() {
     );
     let tf_hashes = lock_hashes(&lock);
     let ours_zip = package_hash_v1_zip(&zip_path).unwrap().to_string();
-    assert_eq!(tf_hashes, [ours_zip.clone()], "lock file:\n{lock}");
+    assert_eq!(
+        tf_hashes,
+        std::slice::from_ref(&ours_zip),
+        "lock file:\n{lock}"
+    );
 
     // 2. `init -plugin-dir` unpacks it (dirhash.HashDir of the result).
     let init_dir = tmp.path().join("init");
@@ -131,7 +135,11 @@ fn h1_hashes_and_layout_match_terraform() {
         &init_dir,
         &["init", "-backend=false", "-input=false", &plugin_arg],
     );
-    assert_eq!(lock_hashes(&lock), [ours_zip.clone()], "lock file:\n{lock}");
+    assert_eq!(
+        lock_hashes(&lock),
+        std::slice::from_ref(&ours_zip),
+        "lock file:\n{lock}"
+    );
 
     // Ours, installed from the same mirror.
     let src = FilesystemMirrorSource::new(&mirror);
