@@ -301,6 +301,20 @@ pub struct NetworkSettings {
     pub http: HttpClient,
 }
 
+impl NetworkSettings {
+    /// What `init` uses: the CLI configuration's `host` and `credentials`
+    /// blocks, `TF_TOKEN_…`, and the timeout and retry variables.
+    pub fn from_environment() -> (NetworkSettings, Diagnostics) {
+        let (hosts, diags) = initwd::cliconfig::load_registry_hosts();
+        let registry = RegistryOptions {
+            hosts,
+            ..RegistryOptions::from_env()
+        };
+        let http = HttpClient::new(crate::http::HttpOptions::from_env());
+        (NetworkSettings { registry, http }, diags)
+    }
+}
+
 /// `-plugin-dir`: only these filesystem mirrors, nothing else.
 pub fn plugin_dir_source(dirs: &[PathBuf]) -> MultiSource {
     MultiSource {
