@@ -39,6 +39,19 @@ pub struct RegistryAuthentication {
     pub signature: Vec<u8>,
     /// ASCII-armored public keys from `signing_keys.gpg_public_keys`.
     pub keys: Vec<String>,
+    /// The `packages` extension of the download response: per platform,
+    /// every hash the registry knows and the archive size. Empty when the
+    /// registry does not send it.
+    pub package_data: BTreeMap<String, RegistryPlatformData>,
+    /// The platform this package is for (`linux_amd64`).
+    pub platform: String,
+}
+
+/// One platform's entry in a registry's `packages` map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistryPlatformData {
+    pub hashes: Vec<Hash>,
+    pub package_size: i64,
 }
 
 /// What authentication established about one hash.
@@ -127,16 +140,20 @@ impl AuthResult {
         ids.into_iter().cloned().collect::<Vec<_>>().join(", ")
     }
 
-    /// The hashes worth recording in the lock file: verified here, signed,
-    /// or (when signatures were not required) reported by the registry.
-    pub fn lock_hashes(&self, signature_required: bool) -> Vec<Hash> {
+    /// The hashes the origin vouched for that the lock file may trust:
+    /// every hash the registry reported (signed SHA256SUMS lines, the
+    /// `packages` extension), but only when the package was signed or
+    /// signing was legitimately skipped, as OpenTofu's installer decides.
+    pub fn trusted_upstream_hashes(&self) -> Vec<Hash> {
+        if !matches!(
+            self.summary(),
+            AuthSummary::Signed | AuthSummary::SigningSkipped
+        ) {
+            return Vec::new();
+        }
         self.hashes
             .iter()
-            .filter(|(_, d)| {
-                d.verified_locally
-                    || !d.signed_by_key_ids.is_empty()
-                    || (!signature_required && d.reported_by_registry)
-            })
+            .filter(|(_, d)| d.reported_by_registry || !d.signed_by_key_ids.is_empty())
             .map(|(h, _)| h.clone())
             .collect()
     }
@@ -177,11 +194,80 @@ impl RegistryAuthentication {
     }
 
     fn authenticate(&self, local: LocalPackage<'_>) -> Result<AuthResult, String> {
-        self.check_matching_checksum()?;
         let mut result = AuthResult::default();
+        result.merge(self.check_package_data(local)?);
+        self.check_matching_checksum()?;
         result.merge(self.check_archive(local)?);
         result.merge(self.check_signature()?);
         Ok(result)
+    }
+
+    /// `registryPackageAuthentication`: the `packages` extension must agree
+    /// with the archive's size and reported checksum; then every hash it
+    /// lists, for every platform, counts as reported by the registry.
+    fn check_package_data(&self, local: LocalPackage<'_>) -> Result<AuthResult, String> {
+        let mut r = AuthResult::default();
+        if self.package_data.is_empty() {
+            return Ok(r);
+        }
+        let Some(data) = self.package_data.get(&self.platform) else {
+            return Err(format!(
+                "registry response missing package with platform {}",
+                addrs::go_quote(&self.platform)
+            ));
+        };
+        if data.package_size <= 0 {
+            return Err(format!(
+                "registry response has invalid package size {}",
+                data.package_size
+            ));
+        }
+        let path = match local {
+            LocalPackage::Zip(p) | LocalPackage::Dir(p) => p,
+        };
+        let size = std::fs::metadata(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .len();
+        if i64::try_from(size).ok() != Some(data.package_size) {
+            return Err(format!(
+                "registry response indicates a package of size {}, but recieved a package of size {size}",
+                data.package_size
+            ));
+        }
+        let want = crate::hash::hex_lower(&self.sha256);
+        let mut found = false;
+        for h in data
+            .hashes
+            .iter()
+            .filter(|h| h.scheme() == crate::hash::SCHEME_ZIP)
+        {
+            if h.value() != want {
+                return Err(format!(
+                    "registry response expected sha256sum is {}, which does not match the platform's value of {}",
+                    addrs::go_quote(&want),
+                    addrs::go_quote(h.value())
+                ));
+            }
+            found = true;
+        }
+        if !found {
+            return Err(
+                "registry response does not contain matching sha256sum package entry and is invalid"
+                    .to_string(),
+            );
+        }
+        for d in self.package_data.values() {
+            for h in &d.hashes {
+                r.add(
+                    h.clone(),
+                    HashDisposition {
+                        reported_by_registry: true,
+                        ..HashDisposition::default()
+                    },
+                );
+            }
+        }
+        Ok(r)
     }
 
     /// `matchingChecksumAuthentication`: the signed document must list the

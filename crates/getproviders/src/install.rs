@@ -44,7 +44,8 @@ pub struct Installed {
     /// nothing to check (a filesystem mirror).
     pub auth: Option<AuthResult>,
     /// The hashes the lock file should record for this version: the new
-    /// `h1:` plus what the source vouched for, sorted.
+    /// `h1:`, the previously locked ones, and what a signed (or
+    /// legitimately unsigned) registry reported, sorted.
     pub lock_hashes: Vec<Hash>,
 }
 
@@ -93,7 +94,7 @@ pub fn install_package(
         }
         PackageLocation::LocalDir(src) => install_dir(meta, src, &final_dir, allowed_hashes)?,
     };
-    finish(meta, final_dir, auth)
+    finish(meta, final_dir, auth, allowed_hashes)
 }
 
 fn authenticate(
@@ -208,6 +209,7 @@ fn finish(
     meta: &PackageMeta,
     dir: PathBuf,
     auth: Option<AuthResult>,
+    prior: &[Hash],
 ) -> Result<Installed, InstallError> {
     let hash = package_hash_v1(&dir).map_err(|e| {
         format!(
@@ -217,13 +219,10 @@ fn finish(
             dir.display()
         )
     })?;
-    let signature_required = match &meta.authentication {
-        Some(PackageAuthentication::Registry(r)) => r.signature_required(),
-        _ => false,
-    };
     let mut lock_hashes = vec![hash.clone()];
+    lock_hashes.extend(prior.iter().cloned());
     if let Some(a) = &auth {
-        lock_hashes.extend(a.lock_hashes(signature_required));
+        lock_hashes.extend(a.trusted_upstream_hashes());
     }
     lock_hashes.sort();
     lock_hashes.dedup();

@@ -36,7 +36,8 @@ mod version_scan;
 
 pub use auth::{
     should_enforce_gpg_validation, sums_document_hashes, AuthResult, AuthSummary, HashDisposition,
-    PackageAuthentication, RegistryAuthentication, ENFORCE_GPG_VALIDATION_ENV,
+    PackageAuthentication, RegistryAuthentication, RegistryPlatformData,
+    ENFORCE_GPG_VALIDATION_ENV,
 };
 pub use cache::{CacheOutcome, PluginCache};
 pub use constraints::{ConstraintOp, Selection, VersionConstraints};

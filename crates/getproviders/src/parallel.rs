@@ -135,10 +135,8 @@ fn install_one(
         && hash_matches(LocalPackage::Dir(&existing), &allowed).unwrap_or(false)
     {
         let hash = package_hash_v1(&existing).map_err(InstallError)?;
-        let mut lock_hashes = allowed.clone();
-        lock_hashes.push(hash.clone());
-        lock_hashes.sort();
-        lock_hashes.dedup();
+        // Nothing new was learned: the lock file keeps what it had.
+        let lock_hashes = allowed.clone();
         return Ok(ProviderInstalled {
             version,
             action: InstallAction::AlreadyInstalled,

@@ -11,9 +11,10 @@ use addrs::Provider;
 use initwd::{RegistryClient, RegistryError, RegistryOptions};
 use serde_json::Value;
 
-use crate::auth::{PackageAuthentication, RegistryAuthentication};
+use crate::auth::{PackageAuthentication, RegistryAuthentication, RegistryPlatformData};
 use crate::errors::SourceError;
 use crate::hash::parse_sha256_hex;
+use crate::hash::Hash;
 use crate::http::{HttpClient, Response};
 use crate::meta::{PackageLocation, PackageMeta};
 use crate::platform::Platform;
@@ -254,6 +255,7 @@ impl Source for RegistrySource {
             out.push(v);
         }
         out.sort();
+        out.dedup();
         Ok((out, warnings))
     }
 
@@ -366,6 +368,52 @@ impl Source for RegistrySource {
             .filter_map(|k| k.get("ascii_armor").and_then(Value::as_str))
             .map(str::to_string)
             .collect();
+        let mut package_data = std::collections::BTreeMap::new();
+        for (plat, entry) in body
+            .get("packages")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let platform = Platform::parse(plat).map_err(|e| {
+                Self::query_failed(
+                    provider,
+                    format!(
+                        "registry response includes invalid package platform {}: {e}",
+                        addrs::go_quote(plat)
+                    ),
+                )
+            })?;
+            let mut hashes = Vec::new();
+            for raw in entry
+                .get("hashes")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let raw = raw.as_str().unwrap_or("");
+                hashes.push(Hash::parse(raw).map_err(|e| {
+                    Self::query_failed(
+                        provider,
+                        format!(
+                            "registry response includes invalid package hash {}: {e}",
+                            addrs::go_quote(raw)
+                        ),
+                    )
+                })?);
+            }
+            let package_size = entry
+                .get("package_size")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
+            package_data.insert(
+                platform.to_string(),
+                RegistryPlatformData {
+                    hashes,
+                    package_size,
+                },
+            );
+        }
         let filename = s("filename");
         Ok(PackageMeta {
             provider: provider.clone(),
@@ -381,6 +429,8 @@ impl Source for RegistrySource {
                 document,
                 signature,
                 keys,
+                package_data,
+                platform: target.to_string(),
             })),
         })
     }

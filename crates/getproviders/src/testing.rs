@@ -355,6 +355,7 @@ pub struct TestRegistry {
     pub server: LoopbackServer,
     pub key: TestKey,
     versions: Mutex<Published>,
+    package_data: AtomicBool,
 }
 
 impl TestRegistry {
@@ -368,7 +369,25 @@ impl TestRegistry {
             server,
             key: TestKey::generate("Test Registry <test@example.com>"),
             versions: Mutex::default(),
+            package_data: AtomicBool::new(false),
         }
+    }
+
+    /// Whether later publications send the `packages` extension (every
+    /// platform's `h1:`/`zh:` hashes and size) in download responses.
+    pub fn send_package_data(&self, on: bool) {
+        self.package_data.store(on, Ordering::SeqCst);
+    }
+
+    /// A registry that plays `registry.opentofu.org` through a CLI
+    /// configuration `host` block, so no name is ever resolved.
+    pub fn default_registry_options(&self) -> initwd::RegistryOptions {
+        let mut o = self.registry_options();
+        o.hosts.force_services(
+            addrs::DEFAULT_PROVIDER_REGISTRY_HOST,
+            &[("providers.v1", &self.server.url("/v1/providers/"))],
+        );
+        o
     }
 
     /// `127.0.0.1:PORT`.
@@ -449,6 +468,18 @@ impl TestRegistry {
             .iter()
             .map(|k| serde_json::json!({"ascii_armor": k}))
             .collect();
+        let mut package_data = serde_json::Map::new();
+        if self.package_data.load(Ordering::SeqCst) {
+            for (platform, zip) in packages {
+                package_data.insert(
+                    platform.to_string(),
+                    serde_json::json!({
+                        "hashes": [h1_of_zip(zip), format!("zh:{}", sha256_hex(zip))],
+                        "package_size": zip.len(),
+                    }),
+                );
+            }
+        }
         for (platform, zip) in packages {
             let filename = format!("terraform-provider-{ty}_{version}_{platform}.zip");
             s.route(
@@ -470,6 +501,7 @@ impl TestRegistry {
                     "shasums_signature_url": Self::files_path(ns, ty, version, "SHA256SUMS.sig"),
                     "shasum": sha256_hex(zip),
                     "signing_keys": {"gpg_public_keys": keys},
+                    "packages": package_data,
                 })),
             );
         }

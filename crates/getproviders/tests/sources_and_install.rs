@@ -617,3 +617,79 @@ fn parallel_install_from_a_multi_source() {
         format!("locked provider {}/acme/widget 1.1.0 does not match configured version constraint < 1.1.0; must use tofu init -upgrade to allow selection of new versions", reg.host())
     );
 }
+
+#[test]
+fn default_registry_without_keys_skips_signing() {
+    let reg = TestRegistry::start();
+    let zip = provider_zip("widget", "1.0.0");
+    let sums = format!(
+        "{}  terraform-provider-widget_1.0.0_linux_amd64.zip\n",
+        getproviders::testing::sha256_hex(&zip)
+    );
+    reg.publish_with(
+        "hashicorp",
+        "widget",
+        "1.0.0",
+        &[(linux(), zip)],
+        sums.as_bytes(),
+        b"junk",
+        &[],
+    );
+    let src = RegistrySource::new(reg.default_registry_options(), http());
+    let p = addrs::Provider::default_for("widget");
+    let meta = src.package_meta(&p, &v("1.0.0"), &linux()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let installed = install_package(&meta, tmp.path(), &[], &http()).unwrap();
+    assert_eq!(installed.auth_description(), "signing skipped");
+    assert!(installed
+        .lock_hashes
+        .iter()
+        .any(|h| h.as_str().starts_with("zh:")));
+}
+
+#[test]
+fn registry_package_data_adds_other_platforms_hashes() {
+    let reg = TestRegistry::start();
+    reg.send_package_data(true);
+    let mac = Platform::new("darwin", "arm64");
+    let mac_zip = zip_of(&[ZipEntry::file(
+        "terraform-provider-widget_v1.0.0",
+        b"mac\n",
+        0o755,
+    )]);
+    reg.publish(
+        "acme",
+        "widget",
+        "1.0.0",
+        &[
+            (linux(), provider_zip("widget", "1.0.0")),
+            (mac, mac_zip.clone()),
+        ],
+    );
+    let src = source(&reg);
+    let meta = src
+        .package_meta(&reg.provider("acme", "widget"), &v("1.0.0"), &linux())
+        .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let installed = install_package(&meta, tmp.path(), &[], &http()).unwrap();
+    let mac_h1 = getproviders::testing::h1_of_zip(&mac_zip);
+    assert!(
+        installed.lock_hashes.iter().any(|h| h.as_str() == mac_h1),
+        "{:?}",
+        installed.lock_hashes
+    );
+    // A package of another size than announced is refused first.
+    reg.replace_archive(
+        "acme",
+        "widget",
+        "1.0.0",
+        &linux(),
+        Route::bytes(provider_zip("widget", "1.0.0-and-more")),
+    );
+    let err = install_package(&meta, tmp.path(), &[], &http()).unwrap_err();
+    assert!(
+        err.0
+            .starts_with("registry response indicates a package of size "),
+        "{err}"
+    );
+}
