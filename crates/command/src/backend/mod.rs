@@ -235,6 +235,98 @@ fn configure_backend(
     out.messages.push(backend_set_message(&config.type_name));
 }
 
+const ERR_BACKEND_INIT: &str = "The \"backend\" is the interface that OpenTofu uses to store state,\nperform operations, etc. If this message is showing up, it means that the\nOpenTofu configuration you're using is using a custom configuration for\nthe OpenTofu backend.\n\nChanges to backend configurations require reinitialization. This allows\nOpenTofu to set up the new configuration, copy existing state, etc. Please run\n\"tofu init\" with either the \"-reconfigure\" or \"-migrate-state\" flags to\nuse the current configuration.\n\nIf the change reason above is incorrect, please verify your configuration\nhasn't changed and try again. At this point, no changes to your existing\nconfiguration or state have been made.";
+
+fn init_required(summary: &str, reason: &str) -> Diagnostic {
+    Diagnostic::error_sourceless(summary, format!("Reason: {reason}\n\n{ERR_BACKEND_INIT}"))
+}
+
+/// For commands other than `init` (`backendFromConfig` with `Init` false):
+/// the root module's backend block, evaluated with the command's
+/// variables, must match what `init` recorded in `data_dir`; otherwise
+/// OpenTofu's "Backend initialization required" errors.
+pub fn check_initialized(root: &Module, data_dir: &Path) -> Diagnostics {
+    let mut diags = Diagnostics::new();
+    let mut out = Outcome::default();
+    let Some(saved) = read_saved(&state::state_path(data_dir), &mut out) else {
+        return out.diags;
+    };
+    let saved = saved.backend.filter(|b| !b.type_name.is_empty());
+    let Some(config) = root.backend.as_ref() else {
+        if let Some(b) = saved {
+            diags.push(init_required(
+                "Backend initialization required, please run \"tofu init\"",
+                &format!(
+                    "Unsetting the previously set backend {}",
+                    cty::format::go_quote(&b.type_name)
+                ),
+            ));
+        }
+        return diags;
+    };
+    let (Some(schema), Some(eval)) = (
+        schema::lookup(&config.type_name),
+        root.static_evaluator.as_ref(),
+    ) else {
+        diags.push(Diagnostic::error(
+            "Invalid backend type",
+            schema::removed_message(&config.type_name)
+                .map(str::to_string)
+                .unwrap_or_else(|| {
+                    format!(
+                        "There is no backend type named {}.",
+                        cty::format::go_quote(&config.type_name)
+                    )
+                }),
+            config.type_range.clone(),
+        ));
+        return diags;
+    };
+    let Some(saved) = saved else {
+        diags.push(init_required(
+            "Backend initialization required, please run \"tofu init\"",
+            &format!(
+                "Initial configuration of the requested backend {}",
+                cty::format::go_quote(&config.type_name)
+            ),
+        ));
+        return diags;
+    };
+    let ident = eval.backend_identifier(config);
+    let body = configs::merged_body::ConfigBody::Single(config.config.clone());
+    let (decoded, more) = decode_body(eval, &body, &schema, &ident);
+    if hclsyntax::has_errors(&more) {
+        diags.append(more);
+        return diags;
+    }
+    let value = decoded.to_value(&schema);
+    if state::config_hash(&config.type_name, &value) == saved.hash {
+        return diags;
+    }
+    let same_type = saved.type_name == config.type_name;
+    if same_type
+        && saved
+            .config(&schema.implied_type())
+            .is_ok_and(|c| c.raw_equals(&value))
+    {
+        return diags;
+    }
+    let reason = if same_type {
+        "Backend configuration block has changed".to_string()
+    } else {
+        format!(
+            "Backend type changed from {} to {}",
+            cty::format::go_quote(&saved.type_name),
+            cty::format::go_quote(&config.type_name)
+        )
+    };
+    diags.push(init_required(
+        "Backend initialization required: please run \"tofu init\"",
+        &reason,
+    ));
+    diags
+}
+
 /// The `c == nil` cases of `backendFromConfig`: no backend block.
 fn unset_backend(opts: &Options, out: &mut Outcome) {
     if opts.reconfigure {
@@ -503,4 +595,67 @@ fn attribute_diag(config: &Backend, summary: &str, detail: &str, attr: &str) -> 
         .map(|a| a.expr.range.clone())
         .unwrap_or_else(|| config.config.missing_item_range.clone());
     Diagnostic::error(summary, detail, subject)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use configs::static_eval::{RootVariables, StaticModuleCall};
+
+    fn root(dir: &Path, src: &str, vars: &[(&str, &str)]) -> Module {
+        std::fs::write(dir.join("main.tf"), src).unwrap();
+        let (m, _) = configs::module::load_module_dir(dir);
+        let mut m = m.unwrap();
+        let values = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), Value::string(*v)))
+            .collect();
+        m.with_static_call(StaticModuleCall::root(
+            RootVariables::new(values),
+            ".",
+            "default",
+        ));
+        m
+    }
+
+    const SRC: &str = "variable \"p\" {\n  type = string\n}\nterraform {\n  backend \"local\" {\n    path = var.p\n  }\n}\n";
+
+    #[test]
+    fn other_commands_see_a_changed_backend() {
+        let d = tempfile::tempdir().unwrap();
+        let data = d.path().join(".terraform");
+        let m = root(d.path(), SRC, &[("p", "a.tfstate")]);
+        let diags = check_initialized(&m, &data);
+        assert_eq!(
+            diags[0].summary,
+            "Backend initialization required, please run \"tofu init\""
+        );
+        assert!(diags[0]
+            .detail
+            .starts_with("Reason: Initial configuration of the requested backend \"local\"\n\nThe \"backend\" is"));
+
+        let opts = Options {
+            data_dir: data.clone(),
+            ..Options::default()
+        };
+        let out = init_backend(&m, &opts);
+        assert!(!out.diags.has_errors(), "{:?}", out.diags);
+        assert!(check_initialized(&m, &data).is_empty());
+
+        let m = root(d.path(), SRC, &[("p", "b.tfstate")]);
+        let diags = check_initialized(&m, &data);
+        assert_eq!(
+            diags[0].summary,
+            "Backend initialization required: please run \"tofu init\""
+        );
+        assert!(diags[0]
+            .detail
+            .starts_with("Reason: Backend configuration block has changed\n"));
+
+        let m = root(d.path(), "variable \"p\" {}\n", &[]);
+        let diags = check_initialized(&m, &data);
+        assert!(diags[0]
+            .detail
+            .starts_with("Reason: Unsetting the previously set backend \"local\""));
+    }
 }
