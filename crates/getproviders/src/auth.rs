@@ -21,7 +21,7 @@ pub const ENFORCE_GPG_VALIDATION_ENV: &str = "OPENTOFU_ENFORCE_GPG_VALIDATION";
 pub enum PackageAuthentication {
     /// A registry's `download` answer: the archive's SHA-256, the signed
     /// SHA256SUMS document and the keys that may have signed it.
-    Registry(RegistryAuthentication),
+    Registry(Box<RegistryAuthentication>),
     /// A network mirror's hash list: the package must match one of them.
     Hashes(Vec<Hash>),
 }

@@ -422,16 +422,18 @@ impl Source for RegistrySource {
             target_platform: Platform::new(&os, &arch),
             filename: filename.clone(),
             location: PackageLocation::HttpUrl(download.to_string()),
-            authentication: Some(PackageAuthentication::Registry(RegistryAuthentication {
-                provider: provider.clone(),
-                filename,
-                sha256,
-                document,
-                signature,
-                keys,
-                package_data,
-                platform: target.to_string(),
-            })),
+            authentication: Some(PackageAuthentication::Registry(Box::new(
+                RegistryAuthentication {
+                    provider: provider.clone(),
+                    filename,
+                    sha256,
+                    document,
+                    signature,
+                    keys,
+                    package_data,
+                    platform: target.to_string(),
+                },
+            ))),
         })
     }
 
