@@ -168,6 +168,7 @@ pub fn lookup(name: &str) -> Option<Schema> {
         "http" => HTTP,
         "inmem" => INMEM,
         "kubernetes" => KUBERNETES,
+        "oras" => ORAS,
         "oss" => OSS,
         "pg" => PG,
         "s3" => S3,
@@ -422,6 +423,24 @@ pub const OSS: Schema = Schema {
     }],
 };
 
+/// `internal/backend/remote-state/oras` (OCI registries).
+pub const ORAS: Schema = Schema {
+    attrs: &[
+        opt("repository", S),
+        opt("insecure", B),
+        opt("ca_file", S),
+        opt("retry_max", N),
+        opt("retry_wait_min", N),
+        opt("retry_wait_max", N),
+        opt("compression", S),
+        opt("lock_ttl", N),
+        opt("rate_limit", N),
+        opt("rate_limit_burst", N),
+        opt("max_versions", N),
+    ],
+    blocks: &[],
+};
+
 /// `internal/backend/remote-state/pg`.
 pub const PG: Schema = Schema {
     attrs: &[
@@ -551,6 +570,7 @@ mod tests {
             "http",
             "inmem",
             "kubernetes",
+            "oras",
             "oss",
             "pg",
             "s3",

@@ -162,6 +162,14 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
             "Did you mean to use -chdir?",
         );
     }
+    if parsed.bool("migrate-state", false) && parsed.bool("reconfigure", false) {
+        return usage_error(
+            streams,
+            &view,
+            "Wrong combination of options",
+            "The -migrate-state and -reconfigure options are mutually-exclusive",
+        );
+    }
     let upgrade = parsed.bool("upgrade", false);
     let get = parsed.bool("get", true);
     let input = parsed.bool("input", true);
