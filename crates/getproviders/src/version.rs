@@ -112,25 +112,25 @@ impl Version {
         self.precedence_cmp(other) == Ordering::Equal
     }
 
-    /// go-versions' precedence. Its prerelease rule is kept as written
-    /// there: an empty prerelease compares as an all-digit part, so it
-    /// sorts *below* a non-numeric prerelease of the same triple, and a
-    /// prerelease with fewer dot-parts sorts first. Sorting and `!=`/bound
-    /// checks must agree with OpenTofu, so we do not "fix" it.
+    /// Semver precedence as go-versions orders provider versions: a
+    /// release sorts above its own prereleases; two prereleases compare
+    /// with go-versions' `VersionExtra.LessThan` (numeric parts below
+    /// alphanumeric ones, numbers by value, and a prerelease with fewer
+    /// dot-parts first). Metadata never counts.
     pub fn precedence_cmp(&self, other: &Version) -> Ordering {
         self.major
             .cmp(&other.major)
             .then(self.minor.cmp(&other.minor))
             .then(self.patch.cmp(&other.patch))
-            .then_with(|| {
-                if self.prerelease == other.prerelease {
-                    Ordering::Equal
-                } else if extra_less(&self.prerelease, &other.prerelease) {
-                    Ordering::Less
-                } else {
-                    Ordering::Greater
-                }
-            })
+            .then_with(
+                || match (self.prerelease.is_empty(), other.prerelease.is_empty()) {
+                    _ if self.prerelease == other.prerelease => Ordering::Equal,
+                    (true, false) => Ordering::Greater,
+                    (false, true) => Ordering::Less,
+                    _ if extra_less(&self.prerelease, &other.prerelease) => Ordering::Less,
+                    _ => Ordering::Greater,
+                },
+            )
     }
 }
 
@@ -258,8 +258,8 @@ mod tests {
         assert!(v("1.0.0-2") < v("1.0.0-10"));
         assert!(v("1.0.0-1") < v("1.0.0-a"));
         assert!(v("1.0.0-a") < v("1.0.0-a.1"));
-        // go-versions' quirk, kept on purpose: see `precedence_cmp`.
-        assert!(v("1.0.0") < v("1.0.0-beta"));
+        assert!(v("1.0.0-beta") < v("1.0.0"));
+        assert!(v("0.9.9") < v("1.0.0-beta"));
         assert!(v("1.0.0+a").same(&v("1.0.0+b")));
         assert_ne!(v("1.0.0+a"), v("1.0.0+b"));
     }
