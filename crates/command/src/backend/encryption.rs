@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use configs::encryption::{decode_encryption_body, EncryptionConfig, KeyProviderConfig};
 use configs::module::Module;
 use configs::static_eval::StaticEvaluator;
-use hclsyntax::{Diagnostic, Expr, StepKind, Traversal};
+use hclsyntax::{BodySchema, Diagnostic, Expr, StepKind, Traversal};
 
 /// Key provider types OpenTofu's default encryption registry holds.
 const KEY_PROVIDERS: &[&str] = &[
@@ -78,6 +78,10 @@ pub fn check(root: &Module) -> tfdiags::Diagnostics {
             ));
             continue;
         }
+        if let Some(schema) = method_schema(&m.type_name) {
+            let (_, more) = m.body.content(&schema);
+            out.extend(more);
+        }
         let (attrs, more) = m.body.just_attributes();
         out.extend(more);
         let ident = eval.method_identifier(m);
@@ -103,6 +107,36 @@ pub fn check(root: &Module) -> tfdiags::Diagnostics {
     }
     diags.append(out);
     diags
+}
+
+/// The arguments of the key providers whose configuration structs are
+/// known here (`gohcl` decoding reports any other argument), plus the
+/// `encrypted_metadata_alias` every key provider block takes.
+fn key_provider_schema(type_name: &str) -> Option<BodySchema> {
+    match type_name {
+        "pbkdf2" => Some(BodySchema::new(
+            &[
+                "passphrase",
+                "key_length",
+                "iterations",
+                "hash_function",
+                "salt_length",
+                "chain",
+                "encrypted_metadata_alias",
+            ],
+            &[],
+        )),
+        _ => None,
+    }
+}
+
+/// The arguments of the methods (`aes_gcm`'s `keys` is required).
+fn method_schema(type_name: &str) -> Option<BodySchema> {
+    match type_name {
+        "aes_gcm" => Some(BodySchema::new(&["keys", "aad"], &[]).require(&["keys"])),
+        "unencrypted" => Some(BodySchema::new(&[], &[])),
+        _ => None,
+    }
 }
 
 fn sourceless(summary: &str, detail: String) -> Diagnostic {
@@ -202,9 +236,13 @@ fn setup_key_provider(
         return;
     }
     stack.push(key.clone());
+    let before = out.len();
+    if let Some(schema) = key_provider_schema(&kp.type_name) {
+        let (_, more) = kp.body.content(&schema);
+        out.extend(more);
+    }
     let (attrs, more) = kp.body.just_attributes();
     out.extend(more);
-    let before = out.len();
     for a in &attrs {
         check_refs(cfg, &a.expr, out);
         for t in a.expr.variables() {

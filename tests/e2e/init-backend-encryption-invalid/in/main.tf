@@ -13,6 +13,10 @@ terraform {
     key_provider "pbkdf2" "short" {
       passphrase = "too short"
     }
+    method "aes_gcm" "nokeys" {
+      aad = "x"
+      typo = 1
+    }
     method "aes_gcm" "main" {
       keys = key_provider.pbkdf2.main
     }
