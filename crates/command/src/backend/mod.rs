@@ -469,6 +469,7 @@ fn prepare_config(
     let s = |name: &str| value.get_attr(name).filter(|v| !v.is_null());
     let empty = |name: &str| s(name).is_none_or(|v| v.as_str() == Some(""));
     let mut found = Diagnostics::new();
+    let mut warnings = Diagnostics::new();
     let mut err = |summary: &str, detail: &str, attr: &str| {
         found.push(attribute_diag(config, summary, detail, attr));
     };
@@ -515,6 +516,28 @@ fn prepare_config(
                     "key",
                 ),
                 Some(_) => {}
+            }
+            if let Some(mode) = s("retry_mode").and_then(|v| v.as_str().map(str::to_string)) {
+                if mode != "standard" && mode != "adaptive" {
+                    err(
+                        "Invalid retry mode",
+                        "Valid values are \"standard\" and \"adaptive\".",
+                        "retry_mode",
+                    );
+                }
+            }
+            for (old, new) in [
+                ("shared_credentials_file", "shared_credentials_files"),
+                ("force_path_style", "use_path_style"),
+            ] {
+                if s(old).is_some() {
+                    warnings.push(attribute_warning(
+                        config,
+                        "Deprecated Parameter",
+                        &format!("Parameter \"{old}\" is deprecated. Use \"{new}\" instead."),
+                        old,
+                    ));
+                }
             }
             let env_region = ["AWS_REGION", "AWS_DEFAULT_REGION"]
                 .iter()
@@ -582,7 +605,15 @@ fn prepare_config(
     }
     let ok = !found.has_errors();
     diags.append(found);
+    diags.append(warnings);
     ok
+}
+
+/// [`attribute_diag`] as a warning.
+fn attribute_warning(config: &Backend, summary: &str, detail: &str, attr: &str) -> Diagnostic {
+    let mut d = attribute_diag(config, summary, detail, attr);
+    d.severity = tfdiags::Severity::Warning;
+    d
 }
 
 /// `tfdiags.AttributeValue(...).InConfigBody(body)`: at the argument's
