@@ -373,12 +373,13 @@ fn read_saved(path: &Path, out: &mut Outcome) -> Option<CliState> {
     match state::read(path) {
         Ok(s) => Some(s.unwrap_or_default()),
         Err(e) => {
+            // An error value in OpenTofu: all of it is the summary.
             out.diags.push(Diagnostic::error_sourceless(
-                "Failed to load backend configuration",
                 format!(
                     "Failed to load backend configuration from {}: {e}",
                     path.display()
                 ),
+                "",
             ));
             None
         }
