@@ -37,6 +37,11 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     let mut diags = tfdiags::Diagnostics::new();
     diags.append(var_diags);
     diags.append(loaded.diags);
+    // The graph walk needs a whole, well-formed tree: like OpenTofu, it
+    // runs only once loading found no errors.
+    if let (false, Some(config)) = (diags.has_errors(), &loaded.config) {
+        diags.append(tofu::validate(config));
+    }
     let sources = loaded.sources;
 
     if json {

@@ -78,6 +78,11 @@ pub fn evaluate_for_each(
         diags.push(err(unknown_detail(ty.is_set())));
         return (ForEachValue::Invalid, diags);
     }
+    // An empty collection has no keys to check (an empty set may not even
+    // know its element type).
+    if val.length_int() == Some(0) {
+        return (ForEachValue::Known(BTreeMap::new()), diags);
+    }
     if ty.is_set() {
         if !val.is_wholly_known() {
             if allow_unknown {

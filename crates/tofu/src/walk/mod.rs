@@ -63,6 +63,9 @@ pub enum Produced {
 #[derive(Default)]
 pub struct NodeResult {
     pub diags: Diagnostics,
+    /// Problems that do not stop the node's dependents (a module call's
+    /// argument list: the child's own objects are still checked).
+    pub independent_diags: Diagnostics,
     pub failed: bool,
     pub produced: Vec<(ModuleInstance, Produced)>,
     /// Module instances this node created (module calls).
@@ -193,6 +196,7 @@ impl<'c> Walk<'c> {
                 if r.failed || hclsyntax::has_errors(&r.diags) {
                     state.failed.insert(node);
                 }
+                diags.extend(r.independent_diags);
                 diags.extend(r.diags);
                 for (inst, p) in r.produced {
                     merge(&mut state, &inst, p);
@@ -203,6 +207,7 @@ impl<'c> Walk<'c> {
                 changes.extend(r.changes);
             }
         }
+        diags.extend(self.check_imports(&state));
         changes.sort_by(|a: &ResourceInstanceChange, b| a.addr.cmp(&b.addr));
         let mut root_outputs = BTreeMap::new();
         if let Some(values) = state.values(&ModuleInstance::root()) {
@@ -218,6 +223,37 @@ impl<'c> Walk<'c> {
             changes,
             root_outputs,
         }
+    }
+}
+
+impl Walk<'_> {
+    /// `import` blocks (root module only): their `id` and `for_each`
+    /// expressions must evaluate, references included. The import itself
+    /// needs the provider, so nothing more is planned here.
+    fn check_imports(&self, state: &State) -> Diagnostics {
+        let mut diags = Diagnostics::new();
+        for imp in &self.root.module.imports {
+            let rep = if imp.for_each.is_some() {
+                crate::expand::Expansion::Unknown {
+                    count: false,
+                    for_each: true,
+                }
+                .unknown_repetition()
+            } else {
+                Repetition::default()
+            };
+            let data = self.data(state, self.root, ModuleInstance::root(), rep);
+            let scope = data.scope();
+            if let Some(fe) = &imp.for_each {
+                let (_, d) = scope.eval_expr(fe, &cty::Type::Dynamic);
+                diags.extend(d);
+            }
+            if let Some(id) = &imp.id {
+                let (_, d) = scope.eval_expr(id, &cty::Type::String);
+                diags.extend(d);
+            }
+        }
+        diags
     }
 }
 

@@ -431,7 +431,7 @@ fn module_call(
     let Some(child) = cfg.children.get(name) else {
         return out;
     };
-    check_call_arguments(walk, cfg, name, call, child, &mut out.diags);
+    check_call_arguments(walk, cfg, name, call, child, &mut out.independent_diags);
     let child_path = cfg.path.child(name);
     for info in instances {
         let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
