@@ -1,6 +1,7 @@
 //! One module per command.
 
 pub mod console;
+pub mod graph;
 pub mod init;
 pub mod inspect;
 pub mod validate;

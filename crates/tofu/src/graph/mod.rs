@@ -5,10 +5,12 @@
 
 mod build;
 mod cycles;
+mod dot;
 mod node;
 mod references;
 
 pub use build::{all_resources, build_graph, call_argument, find_resource, resource_addr, Graph};
 pub use cycles::cycle_diagnostics;
+pub use dot::resources_dot;
 pub use node::{Node, NodeKind};
 pub use references::{body_traversals, dependencies_of_refs, references_in};

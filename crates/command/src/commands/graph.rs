@@ -1,0 +1,47 @@
+//! `tofu-rs graph`: the configuration's resources and their dependencies
+//! in DOT, as `tofu graph` prints them by default (resources grouped by
+//! module; an edge wherever one resource needs another, directly or through
+//! variables, locals, outputs and module calls).
+
+use std::path::Path;
+
+use crate::flags::{self, bool_flag, value_flag};
+use crate::loader::{load_config, root_static_call};
+use crate::view::{Streams, View};
+
+pub fn run(args: &[String], streams: &mut Streams) -> i32 {
+    let specs = [
+        bool_flag("no-color"),
+        value_flag("type"),
+        bool_flag("draw-cycles"),
+        value_flag("module-depth"),
+    ];
+    let parsed = match flags::parse(args, &specs) {
+        Ok(p) => p,
+        Err(e) => {
+            streams.eprint(&format!("{e}\n"));
+            return 1;
+        }
+    };
+    let view = View::new(parsed.bool("no-color", false));
+    if let Some(t) = parsed.last("type") {
+        streams.eprint(&format!(
+            "tofu-rs graph draws the resource graph only; -type={t} (an operation's full graph) is not supported.\n"
+        ));
+        return 1;
+    }
+    let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
+    let (root_call, var_diags) = root_static_call(&[], false);
+    let loaded = load_config(Path::new(dir), &root_call);
+    let mut diags = tfdiags::Diagnostics::new();
+    diags.append(var_diags);
+    diags.append(loaded.diags);
+    let Some(config) = loaded.config.filter(|_| !diags.has_errors()) else {
+        view.diagnostics(streams, &diags, &loaded.sources);
+        return 1;
+    };
+    view.diagnostics(streams, &diags, &loaded.sources);
+    let graph = tofu::graph::build_graph(&config);
+    streams.print(&tofu::graph::resources_dot(&graph));
+    0
+}
