@@ -82,6 +82,7 @@ pub fn run_with(args: &[String], streams: &mut Streams) -> i32 {
         "console" => commands::console::run(rest, streams),
         "inspect" => commands::inspect::run(rest, streams),
         "graph" => commands::graph::run(rest, streams),
+        "plan-lite" => commands::plan_lite::run(rest, streams),
         other => {
             streams.eprint(&format!(
                 "tofu-rs has no command named \"{other}\".\n\nTo see all of tofu-rs's top-level commands, run:\n  tofu-rs -help\n\n"

@@ -8,6 +8,7 @@ pub mod commands;
 pub mod flags;
 pub mod loader;
 pub mod module_install;
+pub mod plan_render;
 pub mod root_eval;
 pub mod variables;
 pub mod view;

@@ -4,5 +4,6 @@ pub mod console;
 pub mod graph;
 pub mod init;
 pub mod inspect;
+pub mod plan_lite;
 pub mod validate;
 pub mod version;

@@ -1,0 +1,132 @@
+//! `tofu-rs plan-lite`: a plan without providers. Loads the configuration
+//! as `validate` does, takes the root variables from the environment,
+//! files and flags, plans every resource instance to create and renders
+//! the plan as `tofu plan` shows it, or with `-json` as the document
+//! `tofu show -json` prints.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tfdiags::{Diagnostics, SourceMap};
+
+use crate::commands::version::VERSION;
+use crate::flags::{self, bool_flag, value_flag};
+use crate::loader::{load_config, root_static_call};
+use crate::plan_render::{self, DocumentInfo, HumanOptions};
+use crate::variables::{self, Unset};
+use crate::view::{Streams, View};
+
+/// The width OpenTofu wraps paragraphs to when stdout is not a terminal.
+const DEFAULT_COLUMNS: usize = 78;
+
+pub fn run(args: &[String], streams: &mut Streams) -> i32 {
+    let specs = [
+        bool_flag("json"),
+        bool_flag("no-color"),
+        bool_flag("input"),
+        value_flag("var"),
+        value_flag("var-file"),
+        value_flag("deprecation"),
+        // Accepted for drop-in use: there is no state to refresh or lock.
+        bool_flag("refresh"),
+        bool_flag("lock"),
+    ];
+    let parsed = match flags::parse(args, &specs) {
+        Ok(p) => p,
+        Err(e) => {
+            streams.eprint(&format!("{e}\n"));
+            return 1;
+        }
+    };
+    let json = parsed.bool("json", false);
+    let view = View::new(parsed.bool("no-color", false));
+    let input = parsed.bool("input", true);
+    let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
+
+    let (root_call, var_diags) = root_static_call(&parsed.all("var"), input);
+    let loaded = load_config(Path::new(dir), &root_call);
+    let mut diags = Diagnostics::new();
+    diags.append(var_diags);
+    diags.append(loaded.diags);
+    let mut sources = loaded.sources;
+    let Some(config) = loaded.config.filter(|_| !diags.has_errors()) else {
+        show(&view, json, streams, &diags, &sources);
+        return 1;
+    };
+
+    let var_args: Vec<(&str, String)> = parsed
+        .flags
+        .iter()
+        .filter(|(n, _)| *n == "var" || *n == "var-file")
+        .map(|(n, v)| (*n, v.clone()))
+        .collect();
+    let (vars, var_diags) =
+        variables::collect(&config.module, &var_args, Path::new("."), Unset::Error);
+    for f in &vars.files {
+        sources.insert(f.clone());
+    }
+    diags.append(var_diags);
+    if diags.has_errors() {
+        show(&view, json, streams, &diags, &sources);
+        return 1;
+    }
+
+    let (plan, plan_diags) = tofu::plan(&config, vars.values);
+    diags.append(plan_diags);
+    let Some(plan) = plan.filter(|_| !diags.has_errors()) else {
+        show(&view, json, streams, &diags, &sources);
+        return 1;
+    };
+
+    if json {
+        let timestamp = plan_render::rfc3339_utc(
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+        );
+        let info = DocumentInfo {
+            version: VERSION,
+            timestamp: &timestamp,
+            errored: false,
+        };
+        streams.print(&plan_render::plan_document(&plan, &config, &info));
+        streams.print("\n");
+    } else {
+        let opts = HumanOptions {
+            color: view.options.color,
+            width: columns(),
+        };
+        streams.print(&plan_render::render_plan(&plan, &opts));
+    }
+    // Warnings follow the plan, as OpenTofu reports them after rendering.
+    show(&view, json, streams, &diags, &sources);
+    0
+}
+
+/// Diagnostics as the view shows them; with `-json` everything goes to
+/// stderr so that stdout holds only the document.
+fn show(view: &View, json: bool, streams: &mut Streams, diags: &Diagnostics, sources: &SourceMap) {
+    if !json {
+        view.diagnostics(streams, diags, sources);
+        return;
+    }
+    let is_local = |_: &tfdiags::DeprecationCause| true;
+    for msg in tfdiags::render_diagnostics(diags, sources, &view.options, &is_local) {
+        streams.eprint(&msg.text);
+    }
+}
+
+/// The terminal's width (from `COLUMNS`) when stdout is a terminal, else
+/// OpenTofu's default for redirected output.
+fn columns() -> usize {
+    if !std::io::stdout().is_terminal() {
+        return DEFAULT_COLUMNS;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c > 0)
+        .unwrap_or(DEFAULT_COLUMNS)
+}

@@ -1,0 +1,16 @@
+//! Rendering a [`tofu::plans::Plan`]: OpenTofu's human plan output
+//! ([`human`]) and the plan document `tofu show -json` prints ([`json`]).
+//! Both read the same JSON views of the planned values ([`values`]), so
+//! what one shows as unknown or sensitive the other does too.
+
+mod config_json;
+pub mod human;
+pub mod json;
+mod jsonw;
+mod values;
+
+#[cfg(test)]
+mod tests;
+
+pub use human::{render_plan, HumanOptions};
+pub use json::{plan_document, rfc3339_utc, DocumentInfo};
