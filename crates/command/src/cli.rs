@@ -83,6 +83,7 @@ pub fn run_with(args: &[String], streams: &mut Streams) -> i32 {
         "inspect" => commands::inspect::run(rest, streams),
         "graph" => commands::graph::run(rest, streams),
         "plan-lite" => commands::plan_lite::run(rest, streams),
+        "providers" => commands::providers::run(rest, streams),
         other => {
             streams.eprint(&format!(
                 "tofu-rs has no command named \"{other}\".\n\nTo see all of tofu-rs's top-level commands, run:\n  tofu-rs -help\n\n"

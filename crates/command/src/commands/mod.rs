@@ -5,5 +5,6 @@ pub mod graph;
 pub mod init;
 pub mod inspect;
 pub mod plan_lite;
+pub mod providers;
 pub mod validate;
 pub mod version;

@@ -1,0 +1,158 @@
+//! `tofu-rs providers [DIR]`: the providers the configuration needs, as a
+//! tree of its modules with each module's own requirements, printed as
+//! `tofu providers` prints it.
+//!
+//! OpenTofu lists each module's providers in Go map order (different from
+//! run to run); tofu-rs lists them by address, then the module calls by
+//! name, so the output is stable. Not yet shown: requirements of test files
+//! (`test.NAME` branches) and the "Providers required by state:" part,
+//! which needs the backend's state.
+
+use std::path::Path;
+
+use configs::provider_reqs::ModuleRequirements;
+use tfdiags::{Diagnostics, SourceMap};
+
+use crate::flags::{self, bool_flag, value_flag};
+use crate::loader::{load_config, root_static_call};
+use crate::view::{Streams, View};
+
+/// The `providers` subcommands, which need the provider installer.
+const SUBCOMMANDS: [&str; 3] = ["lock", "mirror", "schema"];
+
+pub fn run(args: &[String], streams: &mut Streams) -> i32 {
+    if let Some(sub) = args.first().filter(|a| SUBCOMMANDS.contains(&a.as_str())) {
+        streams.eprint(&format!(
+            "tofu-rs does not implement \"providers {sub}\" yet: it needs provider installation. Use \"tofu providers {sub}\".\n"
+        ));
+        return 1;
+    }
+    let specs = [
+        bool_flag("no-color"),
+        value_flag("var"),
+        value_flag("var-file"),
+        value_flag("test-directory"),
+    ];
+    let parsed = match flags::parse(args, &specs) {
+        Ok(p) => p,
+        Err(e) => {
+            streams.eprint(&format!("{e}\n"));
+            return 1;
+        }
+    };
+    let view = View::new(parsed.bool("no-color", false));
+    if parsed.args.len() > 1 {
+        streams.eprint("Too many command line arguments. Did you mean to use -chdir?\n");
+        return 1;
+    }
+    let dir = Path::new(parsed.args.first().map(String::as_str).unwrap_or("."));
+
+    let mut diags = Diagnostics::new();
+    if is_empty_dir(dir) {
+        let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        diags.push(tfdiags::Diagnostic::sourceless(
+            tfdiags::Severity::Error,
+            "No configuration files",
+            format!(
+                "The directory {} contains no OpenTofu configuration files.",
+                abs.display()
+            ),
+        ));
+        show_diagnostics(&view, streams, &diags, &SourceMap::new());
+        return 1;
+    }
+
+    let (root_call, var_diags) = root_static_call(&parsed.all("var"), false);
+    diags.append(var_diags);
+    let loaded = load_config(dir, &root_call);
+    diags.append(loaded.diags);
+    let sources = loaded.sources;
+    let config = match loaded.config {
+        Some(c) if !diags.has_errors() => c,
+        _ => {
+            show_diagnostics(&view, streams, &diags, &sources);
+            return 1;
+        }
+    };
+
+    let (reqs, req_diags) = config.provider_requirements_by_module();
+    diags.append(req_diags);
+    if diags.has_errors() {
+        show_diagnostics(&view, streams, &diags, &sources);
+        return 1;
+    }
+
+    streams.print("\nProviders required by configuration:\n");
+    streams.print(&requirement_tree(&reqs));
+    streams.print("\n");
+    show_diagnostics(&view, streams, &diags, &sources);
+    0
+}
+
+/// `Meta.showDiagnostics`: the legacy UI writes each diagnostic with a
+/// line of its own, so an empty line follows each.
+fn show_diagnostics(view: &View, streams: &mut Streams, diags: &Diagnostics, sources: &SourceMap) {
+    let is_local = |_: &tfdiags::DeprecationCause| true;
+    for msg in tfdiags::render_diagnostics(diags, sources, &view.options, &is_local) {
+        let text = format!("{}\n", msg.text);
+        match msg.stream {
+            tfdiags::Stream::Stderr => streams.eprint(&text),
+            tfdiags::Stream::Stdout => streams.print(&text),
+        }
+    }
+}
+
+/// `configs.IsEmptyDir`: a missing directory, or one with no
+/// configuration or test files.
+fn is_empty_dir(dir: &Path) -> bool {
+    if !dir.exists() {
+        return true;
+    }
+    match configs::file_names::dir_files(dir) {
+        Ok(f) => f.primary.is_empty() && f.overrides.is_empty() && f.tests.is_empty(),
+        // Unreadable: loading reports why.
+        Err(_) => false,
+    }
+}
+
+/// The tree as `treeprint` draws it: `.` for the root module, then each
+/// module's providers (`provider[ADDRESS] CONSTRAINTS`) and its calls.
+pub fn requirement_tree(reqs: &ModuleRequirements) -> String {
+    let mut out = String::from(".\n");
+    add_branch(&mut out, reqs, "");
+    out
+}
+
+fn add_branch(out: &mut String, node: &ModuleRequirements, prefix: &str) {
+    let mut items: Vec<(String, Option<&ModuleRequirements>)> = node
+        .requirements
+        .iter()
+        .map(|(provider, constraints)| {
+            let constraints = constraints.to_string();
+            let text = if constraints.is_empty() {
+                format!("provider[{provider}]")
+            } else {
+                format!("provider[{provider}] {constraints}")
+            };
+            (text, None)
+        })
+        .collect();
+    items.extend(
+        node.children
+            .iter()
+            .map(|(name, child)| (format!("module.{name}"), Some(child))),
+    );
+    let last = items.len().saturating_sub(1);
+    for (i, (text, child)) in items.iter().enumerate() {
+        let (edge, indent) = if i == last {
+            ("└── ", "    ")
+        } else {
+            // treeprint pads the vertical line with two no-break spaces.
+            ("├── ", "│\u{a0}\u{a0} ")
+        };
+        out.push_str(&format!("{prefix}{edge}{text}\n"));
+        if let Some(child) = child {
+            add_branch(out, child, &format!("{prefix}{indent}"));
+        }
+    }
+}

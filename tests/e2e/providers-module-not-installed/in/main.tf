@@ -1,0 +1,5 @@
+module "net" {
+  source = "./net"
+}
+
+resource "null_resource" "a" {}

@@ -1,0 +1,2 @@
+module "sub" { source = "./sub" }
+resource "null_resource" "a" {}

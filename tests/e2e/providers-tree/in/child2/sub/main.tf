@@ -1,0 +1,1 @@
+resource "tls_key" "a" {}
