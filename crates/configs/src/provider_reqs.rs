@@ -14,11 +14,11 @@
 //! `terraform.io/builtin/terraform`, which needs no installation (see
 //! [`depsfile::is_lockable`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use addrs::{ModuleSource, Provider};
-use depsfile::VersionConstraints;
+use depsfile::{Locks, VersionConstraints};
 use hclsyntax::{Diagnostic, Diagnostics, Range};
 
 use crate::config::Config;
@@ -45,19 +45,110 @@ pub struct ModuleRequirements {
     pub children: BTreeMap<String, ModuleRequirements>,
 }
 
+/// Which providers are required only implicitly, and by what
+/// (`getproviders.ProvidersQualification`): `init` uses it to explain a
+/// failed install of a `hashicorp/<name>` provider nobody declared.
+#[derive(Debug, Clone, Default)]
+pub struct ProvidersQualification {
+    /// Providers implied by resources or imports, with where, unless a
+    /// `required_providers` entry seen earlier declared them.
+    pub implicit: BTreeMap<Provider, Vec<ResourceRef>>,
+    /// Providers some `required_providers` entry declares.
+    pub explicit: BTreeSet<Provider>,
+}
+
+/// A resource (or import target) that implies a provider.
+#[derive(Debug, Clone)]
+pub struct ResourceRef {
+    /// `module.a.aws_instance.b`.
+    pub addr: String,
+    pub decl_range: Range,
+    /// Whether the resource names its provider with a `provider` argument.
+    pub provider_attribute: bool,
+}
+
+impl ProvidersQualification {
+    fn add_implicit(&mut self, provider: Provider, r: ResourceRef) {
+        // Declared explicitly already: nothing to explain.
+        if !self.explicit.contains(&provider) {
+            self.implicit.entry(provider).or_default().push(r);
+        }
+    }
+}
+
 impl Config {
     /// Every provider this module and its descendants need.
     pub fn provider_requirements(&self) -> (Requirements, Diagnostics) {
-        let mut reqs = Requirements::new();
-        let diags = self.add_provider_requirements(&mut reqs, true);
+        let (reqs, _, diags) = self.provider_requirements_qualified();
         (reqs, diags)
+    }
+
+    /// [`provider_requirements`](Self::provider_requirements) with which
+    /// providers were only implied, and by what.
+    pub fn provider_requirements_qualified(
+        &self,
+    ) -> (Requirements, ProvidersQualification, Diagnostics) {
+        let mut reqs = Requirements::new();
+        let mut qualifs = ProvidersQualification::default();
+        let diags = self.add_provider_requirements(&mut reqs, &mut qualifs, true);
+        (reqs, qualifs, diags)
     }
 
     /// The providers this module itself needs, descendants left out.
     pub fn provider_requirements_shallow(&self) -> (Requirements, Diagnostics) {
         let mut reqs = Requirements::new();
-        let diags = self.add_provider_requirements(&mut reqs, false);
+        let mut qualifs = ProvidersQualification::default();
+        let diags = self.add_provider_requirements(&mut reqs, &mut qualifs, false);
         (reqs, diags)
+    }
+
+    /// `VerifyDependencySelections`: whether the lock file selects, for
+    /// every provider the configuration needs, a version its constraints
+    /// allow. One message per problem, sorted; empty when all is well.
+    /// Built-in providers and providers the locks mark overridden are
+    /// skipped.
+    pub fn verify_dependency_selections(&self, locks: &Locks) -> Vec<String> {
+        let mut errs = Vec::new();
+        let (reqs, diags) = self.provider_requirements();
+        if hclsyntax::has_errors(&diags) {
+            errs.push(format!(
+                "failed to determine the configuration's provider requirements: {}",
+                go_hcl_errors(&diags)
+            ));
+        }
+        for (provider, constraints) in &reqs {
+            if !depsfile::is_lockable(provider) || locks.provider_is_overridden(provider) {
+                continue;
+            }
+            let Some(lock) = locks.provider(provider) else {
+                errs.push(format!(
+                    "provider {provider}: required by this configuration but no version is selected"
+                ));
+                continue;
+            };
+            if constraints.allows(&lock.version) {
+                continue;
+            }
+            // A changed constraint is the likely cause; otherwise the lock
+            // file itself records a selection its constraints reject.
+            let current = constraints.to_string();
+            let locked = lock.constraints.to_string();
+            errs.push(if current != locked {
+                format!(
+                    "provider {provider}: locked version selection {} doesn't match the updated version constraints {}",
+                    lock.version,
+                    addrs::go_quote(&current)
+                )
+            } else {
+                format!(
+                    "provider {provider}: version constraints {} don't match the locked version selection {}",
+                    addrs::go_quote(&current),
+                    lock.version
+                )
+            });
+        }
+        errs.sort();
+        errs
     }
 
     /// The requirements as a tree following the module tree.
@@ -80,20 +171,28 @@ impl Config {
         (reqs, diags)
     }
 
-    fn add_provider_requirements(&self, reqs: &mut Requirements, recurse: bool) -> Diagnostics {
+    fn add_provider_requirements(
+        &self,
+        reqs: &mut Requirements,
+        qualifs: &mut ProvidersQualification,
+        recurse: bool,
+    ) -> Diagnostics {
         let module = &self.module;
         let mut diags = Diagnostics::new();
 
         if let Some(rps) = &module.provider_requirements {
             for rp in rps.required_providers.values() {
-                let entry = reqs.entry(required_provider_type(rp)).or_default();
+                let provider = required_provider_type(rp);
+                let entry = reqs.entry(provider.clone()).or_default();
                 let constraints = &rp.requirement.required;
                 add_constraints(entry, constraints, &rp.requirement.decl_range, &mut diags);
+                qualifs.explicit.insert(provider);
             }
         }
 
         // Each resource implies a dependency on its provider, needing no
         // particular version.
+        let module_prefix: String = self.path.0.iter().map(|m| format!("module.{m}.")).collect();
         for r in module
             .managed_resources
             .values()
@@ -101,12 +200,18 @@ impl Config {
             .chain(module.ephemeral_resources.values())
         {
             if let Some(p) = resource_provider(module, r) {
+                let rref = ResourceRef {
+                    addr: format!("{module_prefix}{}", r.addr()),
+                    decl_range: r.decl_range.clone(),
+                    provider_attribute: r.provider_config_ref.is_some(),
+                };
+                qualifs.add_implicit(p.clone(), rref);
                 reqs.entry(p).or_default();
             }
         }
 
         for imp in &module.imports {
-            diags.extend(import_requirements(module, imp, reqs));
+            diags.extend(import_requirements(module, imp, reqs, qualifs));
         }
 
         // A provider block implies its provider too, and may still carry
@@ -122,7 +227,7 @@ impl Config {
 
         if recurse {
             for child in self.children.values() {
-                diags.extend(child.add_provider_requirements(reqs, true));
+                diags.extend(child.add_provider_requirements(reqs, qualifs, true));
             }
         }
         diags
@@ -194,6 +299,7 @@ fn import_requirements(
     module: &Module,
     imp: &crate::import::Import,
     reqs: &mut Requirements,
+    qualifs: &mut ProvidersQualification,
 ) -> Diagnostics {
     let Some(target) = &imp.static_to else {
         return Diagnostics::new();
@@ -206,8 +312,14 @@ fn import_requirements(
             implied_provider(module, prefix)
         }
     };
-    if let Some(p) = provider {
-        reqs.entry(p).or_default();
+    if let Some(p) = provider.filter(|p| !reqs.contains_key(p)) {
+        let rref = ResourceRef {
+            addr: target.display(),
+            decl_range: imp.decl_range.clone(),
+            provider_attribute: false,
+        };
+        qualifs.add_implicit(p.clone(), rref);
+        reqs.insert(p, VersionConstraints::default());
     }
     // Imports into modules take their providers from the module call.
     if !target.module.is_empty() {
@@ -235,6 +347,23 @@ fn import_requirements(
         detail,
         subject,
     )]
+}
+
+/// Diagnostics as Go's `hcl.Diagnostics.Error()` prints them: the first,
+/// and how many more.
+fn go_hcl_errors(diags: &Diagnostics) -> String {
+    let Some(first) = diags.first() else {
+        return "no diagnostics".into();
+    };
+    let subject = first
+        .subject
+        .as_ref()
+        .map_or_else(|| "<nil>".to_string(), ToString::to_string);
+    let text = format!("{subject}: {}; {}", first.summary, first.detail);
+    match diags.len() {
+        1 => text,
+        n => format!("{text}, and {} other diagnostic(s)", n - 1),
+    }
 }
 
 #[cfg(test)]

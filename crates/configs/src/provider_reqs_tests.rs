@@ -322,3 +322,69 @@ fn empty_dir_path() {
     assert!(tree.requirements.is_empty());
     assert_eq!(tree.source_dir, Path::new(d.path()));
 }
+
+#[test]
+fn qualifications() {
+    let (cfg, _, _d) = provider_reqs_fixture();
+    let (_, q, _) = cfg.provider_requirements_qualified();
+    let implicit: Vec<String> = q
+        .implicit
+        .iter()
+        .map(|(p, refs)| {
+            let addrs: Vec<&str> = refs.iter().map(|r| r.addr.as_str()).collect();
+            format!("{p}: {}", addrs.join(", "))
+        })
+        .collect();
+    assert_eq!(
+        implicit,
+        vec![
+            "registry.opentofu.org/hashicorp/grandchild: module.kinder.module.nested.grandchild_foo.bar",
+            "registry.opentofu.org/hashicorp/implied: implied_foo.bar",
+            "registry.opentofu.org/hashicorp/importexplicit: importimplied.targetB",
+            "registry.opentofu.org/hashicorp/importimplied: importimplied.targetA",
+            "terraform.io/builtin/terraform: data.terraform_remote_state.bar",
+        ]
+    );
+    assert!(q.explicit.contains(&Provider::default_for("tls")));
+    assert!(!q.explicit.contains(&Provider::default_for("implied")));
+}
+
+#[test]
+fn dependency_selections() {
+    let (cfg, _, _d) = build(&[(
+        "main.tf",
+        r#"terraform {
+  required_providers {
+    a = { source = "hashicorp/a", version = ">= 2.0" }
+    b = { source = "hashicorp/b", version = "~> 1.0" }
+    c = { source = "hashicorp/c" }
+    d = { source = "hashicorp/d", version = "< 1.0" }
+    e = { source = "hashicorp/e", version = "1.0.0" }
+  }
+}
+data "terraform_remote_state" "s" {}
+"#,
+    )]);
+    let lock = |ty: &str, version: &str, constraints: &str| {
+        depsfile::ProviderLock::new(
+            Provider::default_for(ty),
+            depsfile::Version::parse(version).unwrap(),
+            VersionConstraints::parse(constraints).unwrap(),
+            Vec::new(),
+        )
+    };
+    let mut locks = depsfile::Locks::new();
+    locks.set_provider(lock("a", "1.5.0", ">= 1.0"));
+    locks.set_provider(lock("b", "1.2.0", "~> 1.0"));
+    locks.set_provider(lock("d", "1.0.0", "< 1.0.0"));
+    locks.set_provider(lock("e", "2.0.0", "2.0.0"));
+    locks.set_provider_overridden(Provider::default_for("e"));
+    assert_eq!(
+        cfg.verify_dependency_selections(&locks),
+        vec![
+            "provider registry.opentofu.org/hashicorp/a: locked version selection 1.5.0 doesn't match the updated version constraints \">= 2.0.0\"",
+            "provider registry.opentofu.org/hashicorp/c: required by this configuration but no version is selected",
+            "provider registry.opentofu.org/hashicorp/d: version constraints \"< 1.0.0\" don't match the locked version selection 1.0.0",
+        ]
+    );
+}
