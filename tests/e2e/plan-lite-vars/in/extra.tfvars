@@ -1,0 +1,2 @@
+password = "hunter2"
+tags = { team = "edge", "cost center" = "42" }
