@@ -105,12 +105,124 @@ impl ModuleWalker for DisabledModuleWalker {
 }
 
 /// Builds the tree below `root` (already loaded, and already statically
-/// evaluated with the root call when the caller has one).
-pub fn build_config(root: Module, walker: &dyn ModuleWalker) -> (Config, Diagnostics) {
+/// evaluated with the root call when the caller has one), the modules its
+/// test runs call included, then checks the providers of the whole tree
+/// (`BuildConfig`).
+///
+/// The root's test files are loaded here (from its directory and `tests`)
+/// unless the caller loaded them already; a caller that wants no tests
+/// sets `root.tests` to an empty map. As OpenTofu's loader, nothing is
+/// built when the test files have errors.
+pub fn build_config(mut root: Module, walker: &dyn ModuleWalker) -> (Config, Diagnostics) {
+    let mut load_diags = Diagnostics::new();
+    if root.tests.is_none() {
+        load_diags = root.load_tests(crate::test_file::DEFAULT_TEST_DIRECTORY);
+    }
     let mut cfg = Config::root(root);
+    if hclsyntax::has_errors(&load_diags) {
+        return (cfg, load_diags);
+    }
     let ancestors = vec![canonical(&cfg.dir)];
-    let diags = build_children(&mut cfg, walker, &ancestors);
-    (cfg, diags)
+    let mut diags = build_children(&mut cfg, walker, &ancestors);
+    diags.extend(build_test_modules(&mut cfg, walker, &ancestors));
+    // Provider types are only resolved for a tree built without errors.
+    let resolved = !hclsyntax::has_errors(&diags);
+    diags.extend(crate::provider_validation::validate_provider_configs(
+        &cfg, resolved,
+    ));
+    diags.extend(
+        crate::test_provider_validation::validate_provider_configs_for_tests(&cfg, resolved),
+    );
+    load_diags.extend(diags);
+    (cfg, load_diags)
+}
+
+/// Loads the module of each test run that names one (`buildTestModules`).
+/// It is loaded as a child of the root at
+/// `test.<dir parts>.<file base>.<run>` (where the installer keeps it),
+/// then made a root of its own tree.
+fn build_test_modules(
+    root: &mut Config,
+    walker: &dyn ModuleWalker,
+    ancestors: &[PathBuf],
+) -> Diagnostics {
+    let mut diags = Diagnostics::new();
+    let Some(mut tests) = root.module.tests.take() else {
+        return diags;
+    };
+    for (name, file) in tests.iter_mut() {
+        let (dir, base) = match name.rsplit_once('/') {
+            Some((d, b)) => (Some(d), b),
+            None => (None, name.as_str()),
+        };
+        let base = base.strip_suffix(".tftest.hcl").unwrap_or(base);
+        for run in &mut file.runs {
+            let Some(module) = &run.module else { continue };
+            let mut path = vec!["test".to_string()];
+            path.extend(
+                dir.into_iter()
+                    .flat_map(|d| d.split('/').map(str::to_string)),
+            );
+            path.push(base.to_string());
+            path.push(run.name.clone());
+            let call = test_run_call(&run.name, module);
+            let (child, more) =
+                load_child(root, &call, addrs::Module(path), false, walker, ancestors);
+            diags.extend(more);
+            if let Some(mut child) = child {
+                let depth = child.path.0.len();
+                rebase(&mut child, depth);
+                run.config_under_test = Some(Box::new(child));
+            }
+        }
+    }
+    root.module.tests = Some(tests);
+    diags
+}
+
+/// The module call a test run's `module` block amounts to.
+fn test_run_call(name: &str, module: &crate::test_file::TestRunModuleCall) -> ModuleCall {
+    let raw = module.source.as_ref().map(|s| s.to_string());
+    // The source as a constant expression over the whole `source`
+    // argument, where OpenTofu points diagnostics about a run's source.
+    let source = module
+        .source_decl_range
+        .clone()
+        .zip(raw.clone())
+        .map(|(r, raw)| {
+            hclsyntax::Expr::new(
+                hclsyntax::ExprKind::Literal(hclsyntax::Literal::String(raw)),
+                r,
+            )
+        });
+    ModuleCall {
+        name: name.to_string(),
+        name_range: module.decl_range.clone(),
+        source,
+        source_set: module.source.is_some(),
+        source_addr_raw: raw,
+        source_addr: module.source.clone(),
+        version_attr: None,
+        version: module.version.clone(),
+        config: crate::merged_body::ConfigBody::Single(hclsyntax::Body::empty(
+            module.decl_range.clone(),
+        )),
+        count: None,
+        for_each: None,
+        enabled: None,
+        providers: Vec::new(),
+        depends_on: Vec::new(),
+        decl_range: module.decl_range.clone(),
+    }
+}
+
+/// Makes `cfg` the root of its subtree (`rebaseChildModule`): every path
+/// loses its first `depth` steps.
+fn rebase(cfg: &mut Config, depth: usize) {
+    for child in cfg.children.values_mut() {
+        rebase(child, depth);
+    }
+    cfg.path = addrs::Module(cfg.path.0.split_off(depth.min(cfg.path.0.len())));
 }
 
 fn canonical(dir: &Path) -> PathBuf {
@@ -126,7 +238,8 @@ fn build_children(
     let parent_ref: &Config = parent;
     let load = |name: &String| {
         let call = &parent_ref.module.module_calls[name];
-        load_child(parent_ref, call, walker, ancestors)
+        let path = parent_ref.path.child(&call.name);
+        load_child(parent_ref, call, path, true, walker, ancestors)
     };
     let results: Vec<(Option<Config>, Diagnostics)> = if walker.parallel() && names.len() > 1 {
         names.par_iter().map(load).collect()
@@ -145,13 +258,17 @@ fn build_children(
     diags
 }
 
+/// Loads the module of one call at `path` and the tree below it;
+/// `static_call` applies the call's static evaluation to it (test runs
+/// have no call arguments to apply).
 fn load_child(
     parent: &Config,
     call: &ModuleCall,
+    path: addrs::Module,
+    static_call: bool,
     walker: &dyn ModuleWalker,
     ancestors: &[PathBuf],
 ) -> (Option<Config>, Diagnostics) {
-    let path = parent.path.child(&call.name);
     let req = ModuleRequest {
         name: &call.name,
         path: &path,
@@ -168,7 +285,9 @@ fn load_child(
         return (None, diags);
     };
     let mut module = loaded.module;
-    diags.extend(apply_static_call(&parent.module, call, &path, &mut module));
+    if static_call {
+        diags.extend(apply_static_call(&parent.module, call, &path, &mut module));
+    }
 
     let mut cfg = Config {
         module,

@@ -31,11 +31,14 @@ pub mod provider;
 pub mod provider_ref;
 pub mod provider_reqs;
 pub mod provider_requirements;
+pub mod provider_validation;
 pub mod provisioner;
 pub mod removed;
 pub mod resource;
 mod resource_lifecycle;
 pub mod static_eval;
+pub mod test_file;
+mod test_provider_validation;
 #[cfg(test)]
 mod test_support;
 pub mod type_expr;

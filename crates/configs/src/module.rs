@@ -24,6 +24,7 @@ use crate::provider_requirements::RequiredProviders;
 use crate::removed::Removed;
 use crate::resource::Resource;
 use crate::static_eval::StaticEvaluator;
+use crate::test_file::{load_test_files, TestFile};
 use crate::version_constraint::VersionConstraint;
 
 /// One module's declarations, keyed by name.
@@ -56,6 +57,10 @@ pub struct Module {
     /// The static evaluator of the call this module was loaded for, once
     /// [`Module::with_static_call`] has run.
     pub static_evaluator: Option<Arc<StaticEvaluator>>,
+    /// The module's test files, keyed by path relative to its directory;
+    /// `None` until they are loaded (only a root module's are, and only
+    /// for the commands that use them).
+    pub tests: Option<BTreeMap<String, TestFile>>,
 }
 
 /// Loads the module in `dir`: every primary file, then every override
@@ -96,7 +101,28 @@ pub fn load_module_dir(dir: &Path) -> (Option<Module>, Diagnostics) {
     )
 }
 
+/// Loads the module in `dir` with its test files, from `dir` and from
+/// `dir/test_dir` (`LoadConfigDirWithTests`).
+pub fn load_module_dir_with_tests(dir: &Path, test_dir: &str) -> (Option<Module>, Diagnostics) {
+    let (module, mut diags) = load_module_dir(dir);
+    let Some(mut module) = module else {
+        return (None, diags);
+    };
+    diags.extend(module.load_tests(test_dir));
+    (Some(module), diags)
+}
+
 impl Module {
+    /// Loads the test files of the module's directory and of its
+    /// `test_dir` subdirectory; their sources join the module's, for
+    /// quoting in diagnostics.
+    pub fn load_tests(&mut self, test_dir: &str) -> Diagnostics {
+        let (loaded, diags) = load_test_files(&self.source_dir, test_dir);
+        self.sources.extend(loaded.sources);
+        self.tests = Some(loaded.files);
+        diags
+    }
+
     /// Combines decoded files: primaries appended in order, then overrides
     /// merged in order.
     pub fn from_files(

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use configs::module::{load_module_dir, Module};
 use configs::parser::load_file;
+use configs::static_eval::{RootVariables, StaticEvaluator, StaticModuleCall};
 use hclsyntax::{Expr, ExprKind, JsonValue, Literal, Range};
 use serde_json::{json, Map, Value};
 use tfdiags::{Diagnostics, SourceMap};
@@ -69,11 +70,18 @@ fn load_path(path: &Path) -> (Option<Module>, hclsyntax::Diagnostics) {
             (vec![loaded], Vec::new())
         };
         let (module, _) = Module::from_files(primary, overrides);
+        // Sources and versions that are not constants are evaluated with
+        // an evaluator that knows no module: no variables, no locals, but
+        // functions (OpenTofu's `decodeStaticFields` in its file tests).
+        let no_module = Module::default();
+        let call = StaticModuleCall::root(RootVariables::new(Default::default()), ".", "default");
+        let eval = StaticEvaluator::new(&no_module, call);
         for call in module.module_calls.values() {
-            let constant = |e: Option<&Expr>| e.is_none_or(configs::decode_value::is_constant_expr);
-            let version = call.version_attr.as_ref().map(|a| &a.expr);
-            if constant(call.source.as_ref()) && constant(version) {
-                diags.extend(call.clone().decode_constant_static_fields());
+            let mut call = call.clone();
+            if call.has_constant_static_fields() {
+                diags.extend(call.decode_constant_static_fields());
+            } else {
+                diags.extend(call.decode_static_fields(&eval));
             }
         }
         (Some(module), diags)

@@ -1,0 +1,966 @@
+//! `tofu test` files (`*.tftest.hcl`, `*.tofutest.hcl` and their JSON
+//! forms) as OpenTofu's `test_file.go` decodes them: `run` blocks,
+//! test-only `provider` and `mock_provider` blocks, `variables`, and the
+//! `override_*` blocks; and where they are found (`loadTestFiles`): the
+//! module directory and its test directory (`tests` by default).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use hclsyntax::static_expr::abs_traversal;
+use hclsyntax::{
+    has_errors, Attribute, Block, Body, BodySchema, Diagnostic, Diagnostics, Range, SourceFile,
+    Traversal,
+};
+
+use crate::check_rule::{decode_check_rule_block, CheckRule};
+use crate::config::Config;
+use crate::decode_value::{decode_bool, decode_string};
+use crate::depends_on::decode_depends_on;
+use crate::file_names::classify;
+use crate::module_call::{
+    decode_passed_provider_configs, parse_source_string, PassedProviderConfig,
+};
+use crate::named_values::BAD_IDENTIFIER_DETAIL;
+use crate::parser::{display_path, read_and_parse};
+use crate::provider::{decode_provider_block, Provider};
+use crate::provider_ref::check_provider_name_normalized;
+use crate::resource::ResourceMode;
+use crate::version_constraint::{decode_version_constraint, VersionConstraint};
+
+/// The test directory used when none is given.
+pub const DEFAULT_TEST_DIRECTORY: &str = "tests";
+
+/// One test file.
+#[derive(Debug, Default)]
+pub struct TestFile {
+    /// The file-wide `variables` block, if any.
+    pub variables: Option<Vec<Arc<Attribute>>>,
+    pub variables_decl_range: Option<Range>,
+    /// Test-only provider configurations, keyed `name` or `name.alias`.
+    pub providers: BTreeMap<String, Provider>,
+    /// `mock_provider` blocks, keyed `name` or `name.alias`.
+    pub mock_providers: BTreeMap<String, MockProvider>,
+    pub runs: Vec<TestRun>,
+    pub override_resources: Vec<OverrideResource>,
+    pub override_modules: Vec<OverrideModule>,
+}
+
+/// What a run block executes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TestCommand {
+    #[default]
+    Apply,
+    Plan,
+}
+
+/// The planning mode of a run block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TestMode {
+    #[default]
+    Normal,
+    RefreshOnly,
+}
+
+/// A `run` block.
+#[derive(Debug)]
+pub struct TestRun {
+    pub name: String,
+    pub name_range: Range,
+    pub decl_range: Range,
+    pub command: TestCommand,
+    pub options: TestRunOptions,
+    pub variables: Vec<Arc<Attribute>>,
+    pub variables_decl_range: Option<Range>,
+    /// The `providers` map: which test-file providers the run uses.
+    pub providers: Vec<PassedProviderConfig>,
+    pub check_rules: Vec<CheckRule>,
+    /// Another module to run instead of the one under test.
+    pub module: Option<TestRunModuleCall>,
+    /// The module of `module`, once the configuration is built; it acts
+    /// as a root module (its path and its children's start from it).
+    pub config_under_test: Option<Box<Config>>,
+    pub expect_failures: Vec<Traversal>,
+    pub override_resources: Vec<OverrideResource>,
+    pub override_modules: Vec<OverrideModule>,
+}
+
+/// The `module` block of a run.
+#[derive(Debug, Clone)]
+pub struct TestRunModuleCall {
+    pub source: Option<addrs::ModuleSource>,
+    pub version: Option<VersionConstraint>,
+    pub decl_range: Range,
+    pub source_decl_range: Option<Range>,
+}
+
+/// The `plan_options` block of a run.
+#[derive(Debug, Clone)]
+pub struct TestRunOptions {
+    pub mode: TestMode,
+    pub refresh: bool,
+    pub replace: Vec<Traversal>,
+    pub target: Vec<Traversal>,
+    pub decl_range: Option<Range>,
+}
+
+impl Default for TestRunOptions {
+    fn default() -> Self {
+        TestRunOptions {
+            mode: TestMode::Normal,
+            refresh: true,
+            replace: Vec::new(),
+            target: Vec::new(),
+            decl_range: None,
+        }
+    }
+}
+
+/// An `override_resource` or `override_data` block.
+#[derive(Debug, Clone)]
+pub struct OverrideResource {
+    pub mode: ResourceMode,
+    pub target: Option<Traversal>,
+    /// The target as `module.a.type.name` (or `...data.type.name`).
+    pub target_parsed: Option<String>,
+    pub values: Option<Arc<Attribute>>,
+}
+
+impl OverrideResource {
+    fn block_name(&self) -> &'static str {
+        match self.mode {
+            ResourceMode::Data => "override_data",
+            _ => "override_resource",
+        }
+    }
+}
+
+/// An `override_module` block.
+#[derive(Debug, Clone)]
+pub struct OverrideModule {
+    pub target: Option<Traversal>,
+    /// The target module path (`module.a.module.b`).
+    pub target_parsed: Option<String>,
+    pub outputs: Option<Arc<Attribute>>,
+}
+
+/// A `mock_provider` block.
+#[derive(Debug, Clone)]
+pub struct MockProvider {
+    pub name: String,
+    pub name_range: Range,
+    pub alias: String,
+    pub alias_range: Option<Range>,
+    pub decl_range: Range,
+    pub for_each: Option<hclsyntax::Expr>,
+    pub mock_resources: Vec<MockResource>,
+    pub override_resources: Vec<OverrideResource>,
+}
+
+impl MockProvider {
+    /// `name` or `name.alias`.
+    pub fn module_unique_key(&self) -> String {
+        if self.alias.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}.{}", self.name, self.alias)
+        }
+    }
+}
+
+/// A `mock_resource` or `mock_data` block.
+#[derive(Debug, Clone)]
+pub struct MockResource {
+    pub mode: ResourceMode,
+    pub type_name: String,
+    pub defaults: Option<Arc<Attribute>>,
+}
+
+impl MockResource {
+    fn block_name(&self) -> &'static str {
+        match self.mode {
+            ResourceMode::Data => "mock_data",
+            _ => "mock_resource",
+        }
+    }
+}
+
+fn test_file_schema() -> BodySchema {
+    BodySchema::new(
+        &[],
+        &[
+            ("run", &["name"]),
+            ("provider", &["name"]),
+            ("variables", &[]),
+            ("override_resource", &[]),
+            ("override_data", &[]),
+            ("override_module", &[]),
+            ("mock_provider", &["name"]),
+        ],
+    )
+}
+
+fn run_schema() -> BodySchema {
+    BodySchema::new(
+        &["command", "providers", "expect_failures"],
+        &[
+            ("plan_options", &[]),
+            ("assert", &[]),
+            ("variables", &[]),
+            ("module", &[]),
+            ("override_resource", &[]),
+            ("override_data", &[]),
+            ("override_module", &[]),
+        ],
+    )
+}
+
+/// `loadTestFile`: decodes the body of one test file.
+pub fn decode_test_file(body: &Body) -> (TestFile, Diagnostics) {
+    let (content, mut diags) = body.content(&test_file_schema());
+    let mut tf = TestFile::default();
+    for block in &content.blocks {
+        match block.type_name.as_str() {
+            "run" => {
+                let (run, more) = decode_run_block(block);
+                let failed = has_errors(&more);
+                diags.extend(more);
+                if !failed {
+                    tf.runs.push(run);
+                }
+            }
+            "variables" => {
+                if let Some(prev) = &tf.variables_decl_range {
+                    diags.push(Diagnostic::error(
+                        "Multiple \"variables\" blocks",
+                        format!("This test file already has a variables block defined at {prev}."),
+                        block.def_range(),
+                    ));
+                    continue;
+                }
+                tf.variables_decl_range = Some(block.def_range());
+                let (attrs, more) = block.body.just_attributes();
+                diags.extend(more);
+                tf.variables = Some(attrs);
+            }
+            "provider" => {
+                let (provider, more) = decode_provider_block(block);
+                diags.extend(more);
+                if let Some(p) = provider {
+                    tf.providers.insert(p.module_unique_key(), p);
+                }
+            }
+            "override_resource" | "override_data" => {
+                let (o, more) = decode_override_resource_block(block);
+                let failed = has_errors(&more);
+                diags.extend(more);
+                if !failed {
+                    tf.override_resources.push(o);
+                }
+            }
+            "override_module" => {
+                let (o, more) = decode_override_module_block(block);
+                let failed = has_errors(&more);
+                diags.extend(more);
+                if !failed {
+                    tf.override_modules.push(o);
+                }
+            }
+            "mock_provider" => {
+                let (mp, more) = decode_mock_provider_block(block);
+                let failed = has_errors(&more);
+                diags.extend(more);
+                let Some(mp) = mp.filter(|_| !failed) else {
+                    continue;
+                };
+                let key = mp.module_unique_key();
+                match tf.mock_providers.entry(key) {
+                    std::collections::btree_map::Entry::Occupied(e) => {
+                        diags.push(Diagnostic::error(
+                            "Duplicated `mock_provider` block",
+                            format!("It is not allowed to have multiple `mock_provider` blocks with the same address: `{}`.", e.key()),
+                            mp.decl_range.clone(),
+                        ));
+                    }
+                    std::collections::btree_map::Entry::Vacant(e) => {
+                        e.insert(mp);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    (tf, diags)
+}
+
+/// `hcl.ExprAsKeyword`: a bare name, or nothing.
+fn keyword(expr: &hclsyntax::Expr) -> Option<String> {
+    abs_traversal(expr)
+        .ok()
+        .filter(|t| t.steps.is_empty())
+        .map(|t| t.root)
+}
+
+fn decode_run_block(block: &Block) -> (TestRun, Diagnostics) {
+    let (content, mut diags) = block.body.content(&run_schema());
+    let label = block.labels.first();
+    let mut run = TestRun {
+        name: label.map(|l| l.value.clone()).unwrap_or_default(),
+        name_range: label
+            .map(|l| l.range.clone())
+            .unwrap_or_else(|| block.def_range()),
+        decl_range: block.def_range(),
+        command: TestCommand::Apply,
+        options: TestRunOptions::default(),
+        variables: Vec::new(),
+        variables_decl_range: None,
+        providers: Vec::new(),
+        check_rules: Vec::new(),
+        module: None,
+        config_under_test: None,
+        expect_failures: Vec::new(),
+        override_resources: Vec::new(),
+        override_modules: Vec::new(),
+    };
+    if !hclsyntax::valid_identifier(&run.name) {
+        diags.push(Diagnostic::error(
+            "Invalid run block name",
+            BAD_IDENTIFIER_DETAIL,
+            run.name_range.clone(),
+        ));
+    }
+
+    let mut options_range: Option<Range> = None;
+    for b in &content.blocks {
+        match b.type_name.as_str() {
+            "assert" => {
+                let (cr, more) = decode_check_rule_block(b, false);
+                let failed = has_errors(&more);
+                diags.extend(more);
+                if !failed {
+                    run.check_rules.push(cr);
+                }
+            }
+            "plan_options" => {
+                if let Some(prev) = &options_range {
+                    diags.push(Diagnostic::error(
+                        "Multiple \"plan_options\" blocks",
+                        format!(
+                            "This run block already has a plan_options block defined at {prev}."
+                        ),
+                        b.def_range(),
+                    ));
+                    continue;
+                }
+                let (opts, more) = decode_run_options_block(b);
+                let failed = has_errors(&more);
+                diags.extend(more);
+                if !failed {
+                    options_range = Some(b.def_range());
+                    run.options = opts;
+                }
+            }
+            "variables" => {
+                if let Some(prev) = &run.variables_decl_range {
+                    diags.push(Diagnostic::error(
+                        "Multiple \"variables\" blocks",
+                        format!("This run block already has a variables block defined at {prev}."),
+                        b.def_range(),
+                    ));
+                    continue;
+                }
+                run.variables_decl_range = Some(b.def_range());
+                let (attrs, more) = b.body.just_attributes();
+                diags.extend(more);
+                run.variables = attrs;
+            }
+            "module" => {
+                if let Some(prev) = &run.module {
+                    diags.push(Diagnostic::error(
+                        "Multiple \"module\" blocks",
+                        format!(
+                            "This run block already has a module block defined at {}.",
+                            prev.decl_range
+                        ),
+                        b.def_range(),
+                    ));
+                }
+                let (module, more) = decode_run_module_block(b);
+                let failed = has_errors(&more);
+                diags.extend(more);
+                if !failed {
+                    run.module = Some(module);
+                }
+            }
+            "override_resource" | "override_data" => {
+                let (o, more) = decode_override_resource_block(b);
+                let failed = has_errors(&more);
+                diags.extend(more);
+                if !failed {
+                    run.override_resources.push(o);
+                }
+            }
+            "override_module" => {
+                let (o, more) = decode_override_module_block(b);
+                let failed = has_errors(&more);
+                diags.extend(more);
+                if !failed {
+                    run.override_modules.push(o);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    if let Some(attr) = content.attribute("command") {
+        match keyword(&attr.expr).as_deref() {
+            Some("apply") => run.command = TestCommand::Apply,
+            Some("plan") => run.command = TestCommand::Plan,
+            _ => diags.push(Diagnostic::error(
+                "Invalid \"command\" keyword",
+                "The \"command\" argument requires one of the following keywords without quotes: apply or plan.",
+                attr.expr.range.clone(),
+            )),
+        }
+    }
+    if let Some(attr) = content.attribute("providers") {
+        let (providers, more) = decode_passed_provider_configs(attr);
+        diags.extend(more);
+        run.providers.extend(providers);
+    }
+    if let Some(attr) = content.attribute("expect_failures") {
+        let (failures, more) = decode_depends_on(attr);
+        diags.extend(more);
+        run.expect_failures = failures;
+    }
+    (run, diags)
+}
+
+fn decode_run_module_block(block: &Block) -> (TestRunModuleCall, Diagnostics) {
+    let (content, mut diags) = block
+        .body
+        .content(&BodySchema::new(&["source", "version"], &[]));
+    let mut module = TestRunModuleCall {
+        source: None,
+        version: None,
+        decl_range: block.def_range(),
+        source_decl_range: None,
+    };
+    let has_version = match content.attribute("version") {
+        Some(attr) => {
+            let (vc, more) = decode_version_constraint(attr);
+            diags.extend(more);
+            module.version = Some(vc);
+            true
+        }
+        None => false,
+    };
+    match content.attribute("source") {
+        Some(attr) => {
+            module.source_decl_range = Some(attr.range.clone());
+            match decode_string(&attr.expr) {
+                Ok(raw) => {
+                    let (addr, more) = parse_source_string(&raw, has_version, &attr.range);
+                    diags.extend(more);
+                    module.source = addr;
+                }
+                Err(more) => diags.extend(more),
+            }
+        }
+        None => diags.push(Diagnostic::error(
+            "Missing \"source\" attribute for module block",
+            "You must specify a source attribute when executing alternate modules during test executions.",
+            module.decl_range.clone(),
+        )),
+    }
+    (module, diags)
+}
+
+fn decode_run_options_block(block: &Block) -> (TestRunOptions, Diagnostics) {
+    let (content, mut diags) = block.body.content(&BodySchema::new(
+        &["mode", "refresh", "replace", "target"],
+        &[],
+    ));
+    let mut opts = TestRunOptions {
+        decl_range: Some(block.def_range()),
+        ..TestRunOptions::default()
+    };
+    if let Some(attr) = content.attribute("mode") {
+        match keyword(&attr.expr).as_deref() {
+            Some("refresh-only") => opts.mode = TestMode::RefreshOnly,
+            Some("normal") => opts.mode = TestMode::Normal,
+            _ => diags.push(Diagnostic::error(
+                "Invalid \"mode\" keyword",
+                "The \"mode\" argument requires one of the following keywords without quotes: normal or refresh-only",
+                attr.expr.range.clone(),
+            )),
+        }
+    }
+    if let Some(attr) = content.attribute("refresh") {
+        match decode_bool(&attr.expr) {
+            Ok(b) => opts.refresh = b,
+            Err(more) => {
+                opts.refresh = false;
+                diags.extend(more);
+            }
+        }
+    }
+    if let Some(attr) = content.attribute("replace") {
+        let (t, more) = decode_depends_on(attr);
+        diags.extend(more);
+        opts.replace = t;
+    }
+    if let Some(attr) = content.attribute("target") {
+        let (t, more) = decode_depends_on(attr);
+        diags.extend(more);
+        opts.target = t;
+    }
+    if !opts.refresh && opts.mode == TestMode::RefreshOnly {
+        if let Some(attr) = content.attribute("refresh") {
+            diags.push(Diagnostic::error(
+                "Incompatible plan options",
+                "The \"refresh\" option cannot be set to false when running a test in \"refresh-only\" mode.",
+                attr.range.clone(),
+            ));
+        }
+    }
+    (opts, diags)
+}
+
+/// A target traversal as a resource address in a module
+/// (`addrs.ParseConfigResource`): `module.a.` steps, then `type.name` or
+/// `data.type.name`.
+fn parse_config_resource(t: &Traversal) -> Result<String, Diagnostics> {
+    let mut names: Vec<String> = vec![t.root.clone()];
+    for s in &t.steps {
+        match &s.kind {
+            hclsyntax::StepKind::Attr(n) => names.push(n.clone()),
+            hclsyntax::StepKind::Index(_) => {
+                return Err(vec![Diagnostic::error(
+                    "Invalid address",
+                    "Resource instance keys not allowed here.",
+                    s.range.clone(),
+                )])
+            }
+        }
+    }
+    let mut i = 0;
+    let mut path = Vec::new();
+    while names.get(i).map(String::as_str) == Some("module") && names.len() > i + 1 {
+        path.push(format!("module.{}", names[i + 1]));
+        i += 2;
+    }
+    let rest = &names[i..];
+    let resource = match rest {
+        [data, ty, name] if data == "data" => format!("data.{ty}.{name}"),
+        [ty, name] => format!("{ty}.{name}"),
+        _ => {
+            return Err(vec![Diagnostic::error(
+                "Invalid address",
+                "Resource specification must include a resource type and name.",
+                t.range(),
+            )])
+        }
+    };
+    path.push(resource);
+    Ok(path.join("."))
+}
+
+/// A target traversal as a module path (`addrs.ParseModule`).
+fn parse_module_path(t: &Traversal) -> Result<String, Diagnostics> {
+    let mut names: Vec<String> = vec![t.root.clone()];
+    for s in &t.steps {
+        match &s.kind {
+            hclsyntax::StepKind::Attr(n) => names.push(n.clone()),
+            hclsyntax::StepKind::Index(_) => {
+                return Err(vec![Diagnostic::error(
+                    "Module instance keys not allowed",
+                    "Module address must be a module (e.g. \"module.foo\"), not a module instance (e.g. \"module.foo[1]\").",
+                    s.range.clone(),
+                )])
+            }
+        }
+    }
+    if !names.len().is_multiple_of(2) || names.chunks(2).any(|c| c[0] != "module") {
+        return Err(vec![Diagnostic::error(
+            "Invalid address operator",
+            "Module address prefix must be followed by dot and then a name.",
+            t.range(),
+        )]);
+    }
+    Ok(names
+        .chunks(2)
+        .map(|c| format!("module.{}", c[1]))
+        .collect::<Vec<_>>()
+        .join("."))
+}
+
+/// `parseObjectAttrWithNoVariables`: the attribute must be a constant
+/// object.
+fn check_constant_object(attr: &Attribute) -> Diagnostics {
+    let (val, mut diags) = lang::eval_expr(&attr.expr, &lang::EvalContext::empty());
+    if has_errors(&diags) {
+        return diags;
+    }
+    if !val.ty().is_object() {
+        diags.push(Diagnostic::error(
+            "Object expected",
+            format!("The attribute `{}` must be an object.", attr.name),
+            attr.range.clone(),
+        ));
+    }
+    diags
+}
+
+fn decode_override_resource_block(block: &Block) -> (OverrideResource, Diagnostics) {
+    let mode = if block.type_name == "override_data" {
+        ResourceMode::Data
+    } else {
+        ResourceMode::Managed
+    };
+    let schema = BodySchema::new(&["target", "values"], &[]).require(&["target"]);
+    let (content, mut diags) = block.body.content(&schema);
+    let mut res = OverrideResource {
+        mode,
+        target: None,
+        target_parsed: None,
+        values: None,
+    };
+    if let Some(attr) = content.attribute("target") {
+        match abs_traversal(&attr.expr) {
+            Ok(t) => match parse_config_resource(&t) {
+                Ok(p) => {
+                    res.target = Some(t);
+                    res.target_parsed = Some(p);
+                }
+                Err(more) => diags.extend(more),
+            },
+            Err(more) => diags.extend(more),
+        }
+    }
+    if let Some(attr) = content.attribute("values") {
+        diags.extend(check_constant_object(attr));
+        res.values = Some(attr.clone());
+    }
+    (res, diags)
+}
+
+fn decode_override_module_block(block: &Block) -> (OverrideModule, Diagnostics) {
+    let schema = BodySchema::new(&["target", "outputs"], &[]).require(&["target"]);
+    let (content, mut diags) = block.body.content(&schema);
+    let mut m = OverrideModule {
+        target: None,
+        target_parsed: None,
+        outputs: None,
+    };
+    if let Some(attr) = content.attribute("target") {
+        match abs_traversal(&attr.expr) {
+            Ok(t) => match parse_module_path(&t) {
+                Ok(p) => {
+                    m.target = Some(t);
+                    m.target_parsed = Some(p);
+                }
+                Err(more) => diags.extend(more),
+            },
+            Err(more) => diags.extend(more),
+        }
+    }
+    if let Some(attr) = content.attribute("outputs") {
+        diags.extend(check_constant_object(attr));
+        m.outputs = Some(attr.clone());
+    }
+    (m, diags)
+}
+
+fn decode_mock_provider_block(block: &Block) -> (Option<MockProvider>, Diagnostics) {
+    let schema = BodySchema::new(
+        &["alias", "for_each"],
+        &[
+            ("mock_resource", &["type"]),
+            ("mock_data", &["type"]),
+            ("override_resource", &[]),
+            ("override_data", &[]),
+        ],
+    );
+    let (content, mut diags) = block.body.content(&schema);
+    let Some(label) = block.labels.first() else {
+        return (None, diags);
+    };
+    let name_diags = check_provider_name_normalized(&label.value, &block.def_range());
+    let bad_name = has_errors(&name_diags);
+    diags.extend(name_diags);
+    if bad_name {
+        return (None, diags);
+    }
+    let mut p = MockProvider {
+        name: label.value.clone(),
+        name_range: label.range.clone(),
+        alias: String::new(),
+        alias_range: None,
+        decl_range: block.def_range(),
+        for_each: None,
+        mock_resources: Vec::new(),
+        override_resources: Vec::new(),
+    };
+    if let Some(attr) = content.attribute("alias") {
+        match decode_string(&attr.expr) {
+            Ok(a) => p.alias = a,
+            Err(more) => diags.extend(more),
+        }
+        p.alias_range = Some(attr.expr.range.clone());
+        if !hclsyntax::valid_identifier(&p.alias) {
+            diags.push(Diagnostic::error(
+                "Invalid mock provider configuration alias",
+                format!("An alias must be a valid name. {BAD_IDENTIFIER_DETAIL}"),
+                attr.expr.range.clone(),
+            ));
+        }
+    }
+    if let Some(attr) = content.attribute("for_each") {
+        p.for_each = Some(attr.expr.clone());
+        if p.alias.is_empty() {
+            diags.push(Diagnostic::error(
+                "Alias required when using \"for_each\"",
+                "The for_each argument is allowed only for provider configurations with an alias.",
+                attr.expr.range.clone(),
+            ));
+        }
+    }
+    for b in &content.blocks {
+        match b.type_name.as_str() {
+            "mock_resource" | "mock_data" => {
+                let mode = if b.type_name == "mock_data" {
+                    ResourceMode::Data
+                } else {
+                    ResourceMode::Managed
+                };
+                let (c, more) = b.body.content(&BodySchema::new(&["defaults"], &[]));
+                let mut failed = has_errors(&more);
+                diags.extend(more);
+                let defaults = c.attribute("defaults").cloned();
+                if let Some(attr) = &defaults {
+                    let more = check_constant_object(attr);
+                    failed |= has_errors(&more);
+                    diags.extend(more);
+                }
+                if !failed {
+                    p.mock_resources.push(MockResource {
+                        mode,
+                        type_name: b
+                            .labels
+                            .first()
+                            .map(|l| l.value.clone())
+                            .unwrap_or_default(),
+                        defaults,
+                    });
+                }
+            }
+            "override_resource" | "override_data" => {
+                let (o, more) = decode_override_resource_block(b);
+                let failed = has_errors(&more);
+                diags.extend(more);
+                if !failed {
+                    p.override_resources.push(o);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // validateMockResources and validateOverrideResources.
+    let mut seen: Vec<(ResourceMode, &str)> = Vec::new();
+    for r in &p.mock_resources {
+        if seen.contains(&(r.mode, r.type_name.as_str())) {
+            diags.push(Diagnostic::error(
+                format!("Duplicated `{}` block", r.block_name()),
+                format!(
+                    "`{}.{}` is already defined in `mock_provider` block.",
+                    r.block_name(),
+                    r.type_name
+                ),
+                p.decl_range.clone(),
+            ));
+            continue;
+        }
+        seen.push((r.mode, &r.type_name));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for r in &p.override_resources {
+        let k = r.target_parsed.as_deref().unwrap_or_default();
+        if seen.contains(&k) {
+            diags.push(Diagnostic::error(
+                format!("Duplicated `{}` block", r.block_name()),
+                format!(
+                    "`{}` with target `{k}` is already defined in `mock_provider` block.",
+                    r.block_name()
+                ),
+                p.decl_range.clone(),
+            ));
+            continue;
+        }
+        seen.push(k);
+    }
+    (Some(p), diags)
+}
+
+fn duplicated_override_resources(resources: &[OverrideResource]) -> Diagnostics {
+    let mut diags = Diagnostics::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for r in resources {
+        let k = r.target_parsed.as_deref().unwrap_or_default();
+        if seen.contains(&k) {
+            let subject = r
+                .target
+                .as_ref()
+                .map(Traversal::range)
+                .expect("a decoded override block has a target");
+            diags.push(Diagnostic::error(
+                format!("Duplicated `{}` block", r.block_name()),
+                format!(
+                    "It is not allowed to have multiple `{}` blocks with the same target: `{k}`.",
+                    r.block_name()
+                ),
+                subject,
+            ));
+            continue;
+        }
+        seen.push(k);
+    }
+    diags
+}
+
+fn duplicated_override_modules(modules: &[OverrideModule]) -> Diagnostics {
+    let mut diags = Diagnostics::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for m in modules {
+        let k = m.target_parsed.as_deref().unwrap_or_default();
+        if seen.contains(&k) {
+            let subject = m
+                .target
+                .as_ref()
+                .map(Traversal::range)
+                .expect("a decoded override block has a target");
+            diags.push(Diagnostic::error(
+                "Duplicated `override_module` block",
+                format!("It is not allowed to have multiple `override_module` blocks with the same target: `{k}`."),
+                subject,
+            ));
+            continue;
+        }
+        seen.push(k);
+    }
+    diags
+}
+
+impl TestFile {
+    /// `TestFile.Validate`: no two file-level override blocks may have
+    /// the same target.
+    pub fn validate(&self) -> Diagnostics {
+        let mut diags = duplicated_override_resources(&self.override_resources);
+        diags.extend(duplicated_override_modules(&self.override_modules));
+        diags
+    }
+}
+
+impl TestRun {
+    /// `TestRun.Validate`: `expect_failures` may only name checkable
+    /// objects, and no two override blocks may have the same target.
+    pub fn validate(&self) -> Diagnostics {
+        use addrs::Referenceable as R;
+        let mut diags = Diagnostics::new();
+        for t in &self.expect_failures {
+            let reference = match addrs::parse_ref_from_testing_scope(t) {
+                Ok(r) => r,
+                Err(more) => {
+                    diags.extend(more);
+                    continue;
+                }
+            };
+            match &reference.subject {
+                R::OutputValue(_)
+                | R::InputVariable(_)
+                | R::Check(_)
+                | R::ResourceInstance(_)
+                | R::Resource(_) => {}
+                other => diags.push(Diagnostic::error(
+                    "Invalid `expect_failures` reference",
+                    format!("You cannot expect failures from {other}. You can only expect failures from checkable objects such as input variables, output values, check blocks, managed resources and data sources."),
+                    reference.source_range.clone(),
+                )),
+            }
+        }
+        diags.extend(duplicated_override_resources(&self.override_resources));
+        diags.extend(duplicated_override_modules(&self.override_modules));
+        diags
+    }
+}
+
+/// Test files found and decoded for one module.
+#[derive(Debug, Default)]
+pub struct LoadedTests {
+    /// Keyed by path relative to the module directory
+    /// (`main.tftest.hcl`, `tests/main.tftest.hcl`).
+    pub files: BTreeMap<String, TestFile>,
+    pub sources: Vec<Arc<SourceFile>>,
+}
+
+/// `loadTestFiles` with the test part of `dirFiles`: the test files of
+/// `dir` and of `dir/test_dir`. A missing test directory is only worth a
+/// warning when it is not the default one.
+pub fn load_test_files(dir: &Path, test_dir: &str) -> (LoadedTests, Diagnostics) {
+    let mut diags = Diagnostics::new();
+    let mut names: Vec<String> = Vec::new();
+    if let Ok(files) = crate::file_names::dir_files(dir) {
+        for p in files.tests {
+            if let Some(n) = p.file_name().and_then(|n| n.to_str()) {
+                names.push(n.to_string());
+            }
+        }
+    }
+    if !test_dir.is_empty() {
+        let tdir = dir.join(test_dir);
+        match std::fs::read_dir(&tdir) {
+            Ok(entries) => {
+                let listed: Vec<String> = entries
+                    .flatten()
+                    .filter(|e| !e.path().is_dir())
+                    .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                    .collect();
+                let (_, _, tests) = classify(&listed);
+                let prefix = test_dir.trim_end_matches('/');
+                names.extend(tests.into_iter().map(|n| format!("{prefix}/{n}")));
+            }
+            Err(_) if test_dir != DEFAULT_TEST_DIRECTORY => {
+                diags.push(Diagnostic {
+                    severity: hclsyntax::Severity::Warning,
+                    summary: "Test directory does not exist".into(),
+                    detail: format!(
+                        "Requested test directory {} does not exist.",
+                        display_path(dir, test_dir)
+                    ),
+                    subject: None,
+                    context: None,
+                });
+            }
+            Err(_) => {}
+        }
+    }
+
+    let mut loaded = LoadedTests::default();
+    for name in names {
+        let display = display_path(dir, &name);
+        // A file with syntax errors is still decoded as far as it goes.
+        let (file, more) = read_and_parse(&dir.join(&name), &display);
+        loaded.sources.push(file.source.clone());
+        diags.extend(more);
+        let (tf, more) = decode_test_file(&file.body);
+        diags.extend(more);
+        loaded.files.insert(name, tf);
+    }
+    (loaded, diags)
+}
+
+#[cfg(test)]
+#[path = "test_file_tests.rs"]
+mod tests;
