@@ -8,7 +8,7 @@
 //! attributes of `terraform_data` are (maps and objects alike, sets as
 //! lists).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use addrs::ResourceMode;
 use tofu::plans::{Action, OutputChange, Plan, ResourceInstanceChange};
@@ -375,19 +375,27 @@ fn transform(change: &Change<'_>, before_sensitive: bool) -> Diff {
             action: Action::Create,
         },
         Some(Json::Object(_)) => {
-            let mut keys: Vec<&str> = Vec::new();
-            for j in [change.after, change.unknown, change.sensitive] {
-                if let Some(Json::Object(members)) = j {
-                    keys.extend(members.iter().map(|(k, _)| k.as_str()));
-                }
-            }
+            // Indexed once: objects and maps can be large.
+            let after = object_index(change.after);
+            let unknown = object_index(change.unknown);
+            let sensitive = object_index(change.sensitive);
+            let keys: BTreeSet<&str> = after
+                .keys()
+                .chain(unknown.keys())
+                .chain(sensitive.keys())
+                .copied()
+                .collect();
             let mut action = Action::Create;
             let mut elems = BTreeMap::new();
             for key in keys {
-                if elems.contains_key(key) {
-                    continue;
-                }
-                let d = transform(&change.child_key(key), false);
+                let value = after.get(key).copied();
+                let child = Change {
+                    after: value,
+                    explicit: value.is_some(),
+                    unknown: unknown.get(key).copied(),
+                    sensitive: sensitive.get(key).copied(),
+                };
+                let d = transform(&child, false);
                 action = compare_actions(action, d.action);
                 elems.insert(key.to_string(), d);
             }
@@ -410,6 +418,14 @@ fn transform(change: &Change<'_>, before_sensitive: bool) -> Diff {
                 action,
             }
         }
+    }
+}
+
+/// An object's members by key (a later duplicate wins, as in a Go map).
+fn object_index(j: Option<&Json>) -> BTreeMap<&str, &Json> {
+    match j {
+        Some(Json::Object(members)) => members.iter().map(|(k, v)| (k.as_str(), v)).collect(),
+        _ => BTreeMap::new(),
     }
 }
 
