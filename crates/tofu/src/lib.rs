@@ -4,6 +4,7 @@
 //! tree and root variable values, and returns diagnostics and a
 //! [`plans::Plan`].
 
+pub mod deprecation;
 pub mod expand;
 pub mod graph;
 pub mod plans;
@@ -23,14 +24,22 @@ use walk::{Mode, Walk};
 
 /// The builtin function table of a module scope.
 pub fn function_table() -> Arc<FunctionTable> {
+    function_table_with(|_| {})
+}
+
+/// The builtin function table plus what `extend` adds (the console adds
+/// `type`). `templatestring` sees the whole table.
+pub fn function_table_with(extend: impl FnOnce(&mut FunctionTable)) -> Arc<FunctionTable> {
     let cell: Arc<std::sync::OnceLock<Arc<FunctionTable>>> = Arc::new(std::sync::OnceLock::new());
     let mut table = lang::functions::builtin_functions();
+    extend(&mut table);
     let for_templates = cell.clone();
     table.insert(
         "templatestring",
         lang::funcs::string::templatestring_function(move || for_templates.get().cloned()),
     );
     let table = Arc::new(table);
+    // The cell is new: nothing can have set it yet.
     let _ = cell.set(table.clone());
     table
 }
@@ -38,19 +47,38 @@ pub fn function_table() -> Arc<FunctionTable> {
 /// `tofu validate`'s walk: every expression of every module evaluated
 /// once, with unknown variables and unexpanded `count`/`for_each`.
 pub fn validate(config: &Config) -> Diagnostics {
-    Walk::new(config, Mode::Validate, function_table())
-        .run()
-        .diags
+    deprecation::without_causes(validate_with_causes(config))
+}
+
+/// [`validate`] with each deprecation warning's cause, which the views use
+/// to filter (`-deprecation`), de-duplicate and consolidate.
+pub fn validate_with_causes(config: &Config) -> tfdiags::Diagnostics {
+    let walk = Walk::new(config, Mode::Validate, function_table());
+    let diags = walk.run().diags;
+    deprecation::with_deprecations(diags, &walk.deprecations)
 }
 
 /// plan-lite: every resource instance to create and the root outputs, with
 /// the root module's final variable values. `None` when planning failed.
 pub fn plan(config: &Config, variables: BTreeMap<String, Value>) -> (Option<Plan>, Diagnostics) {
+    let (plan, diags) = plan_with_causes(config, variables);
+    (plan, deprecation::without_causes(diags))
+}
+
+/// [`plan`] with each deprecation warning's cause (see
+/// [`validate_with_causes`]).
+pub fn plan_with_causes(
+    config: &Config,
+    variables: BTreeMap<String, Value>,
+) -> (Option<Plan>, tfdiags::Diagnostics) {
     let mut walk = Walk::new(config, Mode::Plan, function_table());
     walk.root_values = variables.clone();
     let outcome = walk.run();
     if has_errors(&outcome.diags) {
-        return (None, outcome.diags);
+        return (
+            None,
+            deprecation::with_deprecations(outcome.diags, &walk.deprecations),
+        );
     }
     let output_changes = outcome
         .root_outputs
@@ -77,5 +105,47 @@ pub fn plan(config: &Config, variables: BTreeMap<String, Value>) -> (Option<Plan
         output_changes,
         variables,
     };
-    (Some(plan), outcome.diags)
+    (
+        Some(plan),
+        deprecation::with_deprecations(outcome.diags, &walk.deprecations),
+    )
+}
+
+/// A configuration evaluated as the console sees it: every object planned
+/// where it can be, unknown where it cannot, ready for more expressions in
+/// the root module's scope.
+pub struct Evaluation<'c> {
+    walk: Walk<'c>,
+    state: walk::State,
+    /// What the walk reported.
+    pub diags: Diagnostics,
+}
+
+impl<'c> Evaluation<'c> {
+    /// Walks `config` with the root module's final `variables`, using
+    /// `functions` (the console adds its own).
+    pub fn new(
+        config: &'c Config,
+        variables: BTreeMap<String, Value>,
+        functions: Arc<FunctionTable>,
+    ) -> Evaluation<'c> {
+        let mut walk = Walk::new(config, Mode::Eval, functions);
+        walk.root_values = variables;
+        let (outcome, state) = walk.run_keeping_state();
+        Evaluation {
+            walk,
+            state,
+            diags: outcome.diags,
+        }
+    }
+
+    /// The root module instance's values, for a [`lang::Scope`].
+    pub fn root_data(&self) -> walk::InstanceData<'_> {
+        self.walk.data(
+            &self.state,
+            self.walk.root,
+            addrs::ModuleInstance::root(),
+            expand::Repetition::default(),
+        )
+    }
 }

@@ -16,8 +16,8 @@ use lang::funcs::typeconv::TYPE_TYPE_MARK;
 use tfdiags::{Diagnostic, Diagnostics, SourceMap};
 
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::load_root_module;
-use crate::root_eval::{function_table, RootData};
+use crate::loader::{load_config, load_root_module, root_static_call_for};
+use crate::root_eval::function_table;
 use crate::variables::{self, Unset};
 use crate::view::{Streams, View};
 
@@ -81,12 +81,27 @@ pub fn run_with_input(args: &[String], input: &mut dyn BufRead, streams: &mut St
         return 1;
     }
 
-    let data = RootData::new(&module, vars.values, function_table(true));
-    diags.append(data.evaluate_all_locals());
+    // The whole tree (installed modules included), evaluated as a plan
+    // would be: module outputs and resource arguments known before apply
+    // are known here; what cannot be known stays unknown.
+    let (root_call, _) = root_static_call_for(&module, &parsed.flags, Path::new("."), false);
+    let loaded = load_config(Path::new(dir), &root_call);
+    diags.append(loaded.diags);
+    for f in loaded.sources.iter() {
+        sources.insert(f.clone());
+    }
+    let Some(config) = loaded.config.filter(|_| !diags.has_errors()) else {
+        show(&view, streams, &diags, &sources);
+        return 1;
+    };
+    let evaluation = tofu::Evaluation::new(&config, vars.values, function_table(true));
+    diags.append(evaluation.diags.clone());
     show(&view, streams, &diags, &sources);
     if diags.has_errors() {
         return 1;
     }
+    let data = evaluation.root_data();
+    let scope = data.scope();
 
     let mut state = BracketState::default();
     let mut line = String::new();
@@ -101,7 +116,7 @@ pub fn run_with_input(args: &[String], input: &mut dyn BufRead, streams: &mut St
         if open > 0 {
             continue;
         }
-        match handle(&data, &command, streams) {
+        match handle(&scope, &command, streams) {
             Outcome::Continue => {}
             Outcome::Exit => return 0,
             Outcome::Failed(d) => {
@@ -112,7 +127,7 @@ pub fn run_with_input(args: &[String], input: &mut dyn BufRead, streams: &mut St
     }
     let pending = state.take();
     if !pending.is_empty() {
-        if let Outcome::Failed(d) = handle(&data, &pending, streams) {
+        if let Outcome::Failed(d) = handle(&scope, &pending, streams) {
             show(&view, streams, &d, &sources);
             return 1;
         }
@@ -136,7 +151,7 @@ enum Outcome {
 }
 
 /// `Session.Handle`: one command.
-fn handle(data: &RootData<'_>, line: &str, streams: &mut Streams) -> Outcome {
+fn handle(scope: &lang::Scope<'_>, line: &str, streams: &mut Streams) -> Outcome {
     match line.trim() {
         "" => {
             streams.print("\n");
@@ -147,7 +162,7 @@ fn handle(data: &RootData<'_>, line: &str, streams: &mut Streams) -> Outcome {
             streams.print(&format!("{HELP}\n"));
             Outcome::Continue
         }
-        text => match evaluate(data, text) {
+        text => match evaluate(scope, text) {
             Ok(out) => {
                 streams.print(&format!("{out}\n"));
                 Outcome::Continue
@@ -158,13 +173,13 @@ fn handle(data: &RootData<'_>, line: &str, streams: &mut Streams) -> Outcome {
 }
 
 /// `Session.handleEval`: the console rendering of one expression's value.
-pub fn evaluate(data: &RootData<'_>, text: &str) -> Result<String, Diagnostics> {
+pub fn evaluate(scope: &lang::Scope<'_>, text: &str) -> Result<String, Diagnostics> {
     let (expr, parse_diags) =
         hclsyntax::native::parse_expression(text, "<console-input>", hclsyntax::Pos::START);
     if hclsyntax::has_errors(&parse_diags) {
         return Err(parse_diags.into());
     }
-    let (val, diags) = data.scope().eval_expr(&expr, &Type::Dynamic);
+    let (val, diags) = scope.eval_expr(&expr, &Type::Dynamic);
     if hclsyntax::has_errors(&diags) {
         return Err(diags.into());
     }

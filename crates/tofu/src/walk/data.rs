@@ -214,7 +214,7 @@ impl Data for InstanceData<'_> {
             return (Value::dynamic(), Diagnostics::new());
         };
         let kind = repeat_kind(&rc.count, &rc.for_each);
-        if self.walk.mode == Mode::Plan {
+        if self.walk.mode != Mode::Validate {
             if let Some(rs) = self
                 .state
                 .values(&self.inst)
@@ -252,6 +252,11 @@ impl Data for InstanceData<'_> {
         };
         let kind = repeat_kind(&call.count, &call.for_each);
         if self.walk.mode == Mode::Validate {
+            if kind == RepeatKind::Single && crate::deprecation::has_deprecated_outputs(child) {
+                let inst = self.inst.child(&addr.name, addrs::InstanceKey::None);
+                let v = crate::deprecation::validate_module_value(child, &inst);
+                return (v, Diagnostics::new());
+            }
             let attrs: BTreeMap<String, Type> = child
                 .module
                 .outputs
@@ -285,7 +290,9 @@ impl Data for InstanceData<'_> {
                     (name.clone(), v)
                 })
                 .collect();
-            (key.clone(), Value::object(outputs))
+            let outputs = Value::object(outputs);
+            let outputs = crate::deprecation::mark_outputs(child, &child_inst, outputs);
+            (key.clone(), outputs)
         });
         (assemble(cs.kind, instances), Diagnostics::new())
     }
@@ -343,7 +350,7 @@ impl Data for InstanceData<'_> {
         };
         let mut v = match self.walk.mode {
             Mode::Validate => None,
-            Mode::Plan => self
+            Mode::Plan | Mode::Eval => self
                 .state
                 .values(&self.inst)
                 .and_then(|v| v.variables.get(&addr.name))

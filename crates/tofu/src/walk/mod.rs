@@ -28,12 +28,15 @@ use crate::plans::ResourceInstanceChange;
 pub use data::InstanceData;
 pub use state::{InstanceInfo, State};
 
-/// Which walk: `validate` (no instances expanded, variables unknown) or
-/// `plan` (everything expanded with the given root variables).
+/// Which walk: `validate` (no instances expanded, variables unknown),
+/// `plan` (everything expanded with the given root variables; an expansion
+/// that cannot be known is an error) or `eval` (as plan, but what cannot be
+/// known stays unknown: the console's view).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     Validate,
     Plan,
+    Eval,
 }
 
 /// What the whole walk shares.
@@ -48,6 +51,8 @@ pub struct Walk<'c> {
     /// The arguments of each module call, by module path and call name
     /// (decoded once, used by every instance).
     call_args: HashMap<(addrs::Module, String), BTreeMap<String, Arc<hclsyntax::Attribute>>>,
+    /// Deprecation warnings, with their causes (see [`crate::deprecation`]).
+    pub deprecations: crate::deprecation::Sink,
 }
 
 /// What a node gave for one module instance.
@@ -104,6 +109,7 @@ impl<'c> Walk<'c> {
                 .unwrap_or_else(|| "default".into()),
             root_values: BTreeMap::new(),
             call_args,
+            deprecations: crate::deprecation::Sink::default(),
         }
     }
 
@@ -151,14 +157,21 @@ impl<'c> Walk<'c> {
 
     /// Walks the whole configuration.
     pub fn run(&self) -> WalkOutcome {
+        self.run_keeping_state().0
+    }
+
+    /// Walks the whole configuration and keeps what it learned, so that
+    /// more expressions can be evaluated afterwards (the console).
+    pub fn run_keeping_state(&self) -> (WalkOutcome, State) {
         let graph = build_graph(self.root);
         let cycles = cycle_diagnostics(&graph);
         if !cycles.is_empty() {
-            return WalkOutcome {
+            let outcome = WalkOutcome {
                 diags: cycles,
                 changes: Vec::new(),
                 root_outputs: BTreeMap::new(),
             };
+            return (outcome, State::default());
         }
         let mut state = State::default();
         state.instances.insert(
@@ -218,11 +231,12 @@ impl<'c> Walk<'c> {
                 }
             }
         }
-        WalkOutcome {
+        let outcome = WalkOutcome {
             diags,
             changes,
             root_outputs,
-        }
+        };
+        (outcome, state)
     }
 }
 

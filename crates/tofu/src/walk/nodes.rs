@@ -15,6 +15,7 @@ use super::data::repeat_kind;
 use super::overlay::WithVariable;
 use super::state::{CallState, RepeatKind, ResourceState, State};
 use super::{strip_marks, InstanceInfo, Mode, NodeResult, Produced, Walk};
+use crate::deprecation;
 use crate::expand::{
     evaluate_count, evaluate_for_each, CountValue, Expansion, ForEachValue, Repetition,
 };
@@ -62,7 +63,7 @@ fn variable(
     for info in instances {
         let (value, arg_range) = if cfg.is_root() {
             let v = match walk.mode {
-                Mode::Plan => walk
+                Mode::Plan | Mode::Eval => walk
                     .root_values
                     .get(name)
                     .cloned()
@@ -84,7 +85,14 @@ fn variable(
             };
             let scope = Scope::new(&overlay, walk.functions.clone());
             for rule in &decl.validations {
-                validate_variable_rule(&scope, rule, decl, arg_range.as_ref(), &mut out.diags);
+                validate_variable_rule(
+                    walk,
+                    &scope,
+                    rule,
+                    decl,
+                    arg_range.as_ref(),
+                    &mut out.diags,
+                );
             }
         }
         out.produced.push((
@@ -129,6 +137,8 @@ fn module_variable_value(
             if failed {
                 return (unknown, Some(attr.expr.range.clone()));
             }
+            let v = deprecation::consume_expr(walk, v, &attr.expr);
+            deprecation::check_module_variable(walk, cfg, &info.addr, decl, &v, attr);
             (Some(v), Some(attr.expr.range.clone()))
         }
         None => (None, None),
@@ -193,6 +203,7 @@ fn module_variable_value(
 
 /// Outcome of a condition: `None` when it passed or could not be decided.
 fn failed_condition(
+    walk: &Walk<'_>,
     scope: &Scope<'_>,
     rule: &CheckRule,
     diags: &mut Diagnostics,
@@ -203,6 +214,7 @@ fn failed_condition(
     let (result, d) = scope.eval_expr(cond, &Type::Dynamic);
     let failed = has_errors(&d);
     diags.extend(d);
+    deprecation::check_expr(walk, &result, cond);
     if failed || !result.is_known() {
         return None;
     }
@@ -234,6 +246,7 @@ fn failed_condition(
         let (v, d) = scope.eval_expr(expr, &Type::String);
         let bad = has_errors(&d);
         diags.extend(d);
+        let v = deprecation::consume_expr(walk, v, expr);
         if !bad {
             if !v.is_known() {
                 diags.push(Diagnostic::error(
@@ -262,6 +275,7 @@ fn failed_condition(
 }
 
 fn validate_variable_rule(
+    walk: &Walk<'_>,
     scope: &Scope<'_>,
     rule: &CheckRule,
     decl: &Variable,
@@ -269,6 +283,7 @@ fn validate_variable_rule(
     diags: &mut Diagnostics,
 ) {
     let Some(message) = failed_condition(
+        walk,
         scope,
         rule,
         diags,
@@ -304,6 +319,7 @@ fn local(
         let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
         let (v, d) = data.scope().eval_expr(&l.expr, &Type::Dynamic);
         out.diags.extend(d);
+        let v = deprecation::consume_expr(walk, v, &l.expr);
         out.produced
             .push((info.addr.clone(), Produced::Local(name.to_string(), v)));
     }
@@ -326,6 +342,7 @@ fn output(
         let scope = data.scope();
         for rule in &o.preconditions {
             if let Some(msg) = failed_condition(
+                walk,
                 &scope,
                 rule,
                 &mut out.diags,
@@ -343,12 +360,13 @@ fn output(
             }
         }
         let Some(expr) = &o.expr else { continue };
-        let (mut v, d) = scope.eval_expr(expr, &Type::Dynamic);
+        let (v, d) = scope.eval_expr(expr, &Type::Dynamic);
         let failed = has_errors(&d);
         out.diags.extend(d);
         if failed {
             continue;
         }
+        let mut v = deprecation::consume_expr(walk, v, expr);
         if cfg.is_root() && !o.sensitive {
             let (_, marks) = v.unmark_deep();
             if marks.contains(&Mark::Sensitive) {
@@ -380,8 +398,12 @@ fn expansion(
     diags: &mut Diagnostics,
 ) -> Option<Expansion> {
     let validate = walk.mode == Mode::Validate;
+    // Eval (the console) takes what it can: an expansion it cannot know
+    // leaves the object unknown instead of failing.
+    let allow_unknown = walk.mode != Mode::Plan;
     if let Some(expr) = count {
-        let (c, d) = evaluate_count(expr, scope, validate, excludable);
+        deprecation::check_expansion(walk, scope, expr);
+        let (c, d) = evaluate_count(expr, scope, allow_unknown, excludable);
         diags.extend(d);
         return match c {
             CountValue::Invalid => None,
@@ -390,11 +412,15 @@ fn expansion(
                 for_each: false,
             }),
             CountValue::Known(n) => Some(Expansion::Count(n)),
-            CountValue::Unknown => None,
+            CountValue::Unknown => Some(Expansion::Unknown {
+                count: true,
+                for_each: false,
+            }),
         };
     }
     if let Some(expr) = for_each {
-        let (f, d) = evaluate_for_each(expr, scope, validate, excludable);
+        deprecation::check_expansion(walk, scope, expr);
+        let (f, d) = evaluate_for_each(expr, scope, allow_unknown, excludable);
         diags.extend(d);
         return match f {
             ForEachValue::Invalid => None,
@@ -403,7 +429,10 @@ fn expansion(
                 for_each: true,
             }),
             ForEachValue::Known(m) => Some(Expansion::ForEach(m)),
-            ForEachValue::Unknown => None,
+            ForEachValue::Unknown => Some(Expansion::Unknown {
+                count: false,
+                for_each: true,
+            }),
         };
     }
     Some(Expansion::Single)
@@ -449,7 +478,12 @@ fn module_call(
         };
         let kind = kind_of(&exp);
         let children: Vec<(InstanceKey, Repetition)> = match &exp {
-            Expansion::Unknown { .. } => vec![(InstanceKey::None, exp.unknown_repetition())],
+            // Validate checks the child once, with unknown keys.
+            Expansion::Unknown { .. } if walk.mode == Mode::Validate => {
+                vec![(InstanceKey::None, exp.unknown_repetition())]
+            }
+            // The console cannot know the instances: the call stays unknown.
+            Expansion::Unknown { .. } => continue,
             _ => exp.instances(),
         };
         let keys = children.iter().map(|(k, _)| k.clone()).collect();
@@ -584,9 +618,11 @@ fn resource(
             let data = walk.data(state, cfg, info.addr.clone(), exp.unknown_repetition());
             let mut scope = data.scope();
             scope.source_addr = Some(Referenceable::Resource(addr.clone()));
-            let (_, d) = plan_instance(rc, &scope);
+            let (p, d) = plan_instance(rc, &scope);
             out.diags.extend(d);
+            deprecation::consume_body(walk, p.after, &rc.config, || abs.to_string());
             check_rules(
+                walk,
                 &scope,
                 &rc.preconditions,
                 "Resource precondition failed",
@@ -601,13 +637,17 @@ fn resource(
             scope.source_addr = Some(Referenceable::Resource(addr.clone()));
             let mut diags = Diagnostics::new();
             check_rules(
+                walk,
                 &scope,
                 &rc.preconditions,
                 "Resource precondition failed",
                 &mut diags,
             );
-            let (planned, d) = plan_instance(rc, &scope);
+            let (mut planned, d) = plan_instance(rc, &scope);
             diags.extend(d);
+            planned.after = deprecation::consume_body(walk, planned.after, &rc.config, || {
+                abs.instance(key.clone()).to_string()
+            });
             (key.clone(), planned, diags)
         };
         let planned: Vec<_> = if walk.mode == Mode::Plan && list.len() > PARALLEL_INSTANCES {
@@ -648,9 +688,16 @@ fn resource(
     out
 }
 
-fn check_rules(scope: &Scope<'_>, rules: &[CheckRule], summary: &str, diags: &mut Diagnostics) {
+fn check_rules(
+    walk: &Walk<'_>,
+    scope: &Scope<'_>,
+    rules: &[CheckRule],
+    summary: &str,
+    diags: &mut Diagnostics,
+) {
     for rule in rules {
         if let Some(msg) = failed_condition(
+            walk,
             scope,
             rule,
             diags,
@@ -686,6 +733,7 @@ fn check(
         for rule in &c.asserts {
             let mut d = Diagnostics::new();
             if let Some(msg) = failed_condition(
+                walk,
                 &scope,
                 rule,
                 &mut d,
