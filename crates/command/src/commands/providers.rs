@@ -5,10 +5,14 @@
 //! OpenTofu lists each module's providers in Go map order (different from
 //! run to run); tofu-rs lists them by address, then the module calls by
 //! name, so the output is stable. Not yet shown: requirements of test files
-//! (`test.NAME` branches) and the "Providers required by state:" part,
-//! which needs the backend's state.
+//! (`test.NAME` branches). "Providers required by state:" is shown for the
+//! state of the default local backend only (no `backend` or `cloud` block,
+//! no state encryption); other backends need the backend's state manager.
 
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use addrs::Provider;
 
 use configs::provider_reqs::ModuleRequirements;
 use tfdiags::{Diagnostics, SourceMap};
@@ -75,6 +79,14 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         }
     };
 
+    let state_providers = match local_state_providers(&config.module) {
+        Ok(p) => p,
+        Err(e) => {
+            streams.eprint(&format!("Failed to load state: {e}\n"));
+            return 1;
+        }
+    };
+
     let (reqs, req_diags) = config.provider_requirements_by_module();
     diags.append(req_diags);
     if diags.has_errors() {
@@ -85,6 +97,12 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     streams.print("\nProviders required by configuration:\n");
     streams.print(&requirement_tree(&reqs));
     streams.print("\n");
+    if !state_providers.is_empty() {
+        streams.print("Providers required by state:\n\n");
+        for p in &state_providers {
+            streams.print(&format!("    provider[{p}]\n\n"));
+        }
+    }
     show_diagnostics(&view, streams, &diags, &sources);
     0
 }
@@ -100,6 +118,72 @@ fn show_diagnostics(view: &View, streams: &mut Streams, diags: &Diagnostics, sou
             tfdiags::Stream::Stdout => streams.print(&text),
         }
     }
+}
+
+/// The providers of the resources in the current workspace's state, when
+/// the configuration keeps its state with the default local backend
+/// (`State.ProviderRequirements`). Empty when there is no such state.
+fn local_state_providers(root: &configs::module::Module) -> Result<BTreeSet<Provider>, String> {
+    let data_dir = crate::loader::data_dir();
+    // A configured backend (or its record from init) keeps the state
+    // elsewhere; an encrypted state needs its keys.
+    if root.backend.is_some()
+        || root.cloud_config.is_some()
+        || root.encryption.is_some()
+        || data_dir.join("terraform.tfstate").exists()
+    {
+        return Ok(BTreeSet::new());
+    }
+    let workspace = std::env::var("TF_WORKSPACE")
+        .ok()
+        .filter(|w| !w.is_empty())
+        .or_else(|| {
+            let w = std::fs::read_to_string(data_dir.join("environment")).ok()?;
+            Some(w.trim().to_string()).filter(|w| !w.is_empty())
+        })
+        .unwrap_or_else(|| "default".to_string());
+    let path = if workspace == "default" {
+        PathBuf::from("terraform.tfstate")
+    } else {
+        Path::new("terraform.tfstate.d")
+            .join(&workspace)
+            .join("terraform.tfstate")
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeSet::new()),
+        Err(e) => return Err(crate::cli::io_error_text(&e)),
+    };
+    state_providers(&text)
+}
+
+/// The provider of every resource of a version 4 state file: the address
+/// inside `provider["..."]` of each resource's provider configuration
+/// (`module.a.provider["registry.opentofu.org/hashicorp/aws"].west`).
+fn state_providers(text: &str) -> Result<BTreeSet<Provider>, String> {
+    let mut out = BTreeSet::new();
+    // An empty file is no state at all.
+    if text.trim().is_empty() {
+        return Ok(out);
+    }
+    let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let resources = doc.get("resources").and_then(|r| r.as_array());
+    for r in resources.into_iter().flatten() {
+        let Some(config) = r.get("provider").and_then(|p| p.as_str()) else {
+            continue;
+        };
+        let Some(start) = config.find("provider[\"") else {
+            continue;
+        };
+        let inner = &config[start + "provider[\"".len()..];
+        let Some(end) = inner.find("\"]") else {
+            continue;
+        };
+        let provider = addrs::parse_provider_source_string(&inner[..end])
+            .map_err(|_| format!("invalid provider address in state: {config}"))?;
+        out.insert(provider);
+    }
+    Ok(out)
 }
 
 /// `configs.IsEmptyDir`: a missing directory, or one with no
@@ -154,5 +238,37 @@ fn add_branch(out: &mut String, node: &ModuleRequirements, prefix: &str) {
         if let Some(child) = child {
             add_branch(out, child, &format!("{prefix}{indent}"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn providers_of_a_state() {
+        let state = r#"{"version": 4, "resources": [
+            {"mode": "managed", "type": "null_resource", "name": "a",
+             "provider": "provider[\"registry.opentofu.org/hashicorp/null\"]"},
+            {"module": "module.m", "mode": "managed", "type": "aws_instance", "name": "b",
+             "provider": "module.m.provider[\"registry.opentofu.org/hashicorp/aws\"].west"},
+            {"mode": "data", "type": "terraform_remote_state", "name": "c",
+             "provider": "provider[\"terraform.io/builtin/terraform\"]"}
+        ]}"#;
+        let got: Vec<String> = state_providers(state)
+            .unwrap()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "registry.opentofu.org/hashicorp/aws",
+                "registry.opentofu.org/hashicorp/null",
+                "terraform.io/builtin/terraform"
+            ]
+        );
+        assert!(state_providers("").unwrap().is_empty());
+        assert!(state_providers("{").is_err());
     }
 }
