@@ -139,6 +139,13 @@ pub fn index_value(collection: &Value, key: &Value, range: &Range) -> (Value, Di
         );
     }
     match ty {
+        Type::Map(_) if collection.is_known() && number_key_misses(key, map_keys(collection)) => {
+            err(INVALID_INDEX, index_miss_detail(collection, key), range)
+        }
+        Type::Map(elem) if !collection.is_known() && key.ty() == &Type::Number => (
+            Value::unknown((**elem).clone()).with_marks(collection.marks().iter().cloned()),
+            Vec::new(),
+        ),
         Type::List(_) | Type::Tuple(_) | Type::Map(_) => {
             let want = if ty.is_map() { Type::String } else { Type::Number };
             let key = match convert(key, &want) {
@@ -170,8 +177,15 @@ pub fn index_value(collection: &Value, key: &Value, range: &Range) -> (Value, Di
                 },
             }
         }
-        Type::Object(_) => {
+        Type::Object(attrs) => {
             let was_number = key.ty() == &Type::Number;
+            if number_key_misses(key, attrs.attrs.keys().map(String::as_str)) {
+                return err(
+                    INVALID_INDEX,
+                    "The given key does not identify an element in this collection value. An object only supports looking up attributes by name, not by numeric index.",
+                    range,
+                );
+            }
             let key = match convert(key, &Type::String) {
                 Ok(k) => k,
                 Err(e) => {
@@ -214,6 +228,42 @@ pub fn index_value(collection: &Value, key: &Value, range: &Range) -> (Value, Di
         ),
         _ => err(INVALID_INDEX, "This value does not have any indices.", range),
     }
+}
+
+/// Whether `key` is a known number whose text (the string a map or object
+/// key converts to) is longer than every one of `names`, judged from its
+/// magnitude without building the text: `9e62446362` would convert to a
+/// 62-million-digit string, which HCL spends minutes building only to miss
+/// every key (a fuzz time-out; Terraform hangs on `{a=1}[9e62446362]`).
+fn number_key_misses<'a>(key: &Value, names: impl Iterator<Item = &'a str>) -> bool {
+    let key = key.unmark();
+    if key.ty() != &Type::Number || !key.is_known() || key.is_null() {
+        return false;
+    }
+    let Some(n) = key.as_number() else {
+        return false;
+    };
+    if n.sign() == 0 {
+        return false;
+    }
+    let longest = names.map(str::len).max().unwrap_or(0);
+    // |n| >= 10^L has more than L integer digits; 0 < |n| < 10^-L needs
+    // "0." and L zeros before its first digit.
+    let (Ok(big), Ok(small)) = (
+        cty::Number::parse(&format!("1e{longest}")),
+        cty::Number::parse(&format!("1e-{longest}")),
+    ) else {
+        return false;
+    };
+    let abs = n.abs();
+    abs.compare(&big) != std::cmp::Ordering::Less || abs.compare(&small) == std::cmp::Ordering::Less
+}
+
+/// The keys of a known map.
+fn map_keys(map: &Value) -> impl Iterator<Item = &str> {
+    map.as_attrs()
+        .into_iter()
+        .flat_map(|m| m.keys().map(String::as_str))
 }
 
 /// HCL's specialised messages for a sequence index that misses.

@@ -4,7 +4,7 @@
 
 use cty::convert::convert;
 use cty::{Number, Type, Value};
-use num_bigint::Sign;
+use num_bigint::{BigInt, Sign};
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::function::{FnError, Function, FunctionTable, Param};
@@ -45,6 +45,24 @@ struct Verb<'a> {
     space: bool,
     prec: Option<usize>,
     width: Option<usize>,
+    /// Go's `fmt` gives up on this width or precision (see
+    /// [`go_num_overflows`]).
+    go_overflow: bool,
+}
+
+/// Go `fmt`'s `parsenum`: reading another digit once the number is past
+/// 10^6 is an overflow, after which `fmt` prints `%!(NOVERB)` and the
+/// argument as `%!(EXTRA type=value)`. go-cty hands number verbs to `fmt`,
+/// so `format("%99999999d", 1)` is that text, not a padded number.
+fn go_num_overflows(digits: &str) -> bool {
+    let mut num: u64 = 0;
+    for d in digits.bytes() {
+        if num > 1_000_000 {
+            return true;
+        }
+        num = num * 10 + u64::from(d - b'0');
+    }
+    false
 }
 
 /// Go's `%q` of a rune.
@@ -107,7 +125,31 @@ pub fn format_values(fmt: &str, args: &[Value]) -> Result<String, FnError> {
             }
             p += 1;
         }
-        // Explicit argument index.
+        // Width.
+        let ws = p;
+        while p < bytes.len() && bytes[p].is_ascii_digit() {
+            p += 1;
+        }
+        if p > ws {
+            verb.width = Some(fmt[ws..p].parse().unwrap_or(usize::MAX));
+            verb.go_overflow |= go_num_overflows(&fmt[ws..p]);
+        }
+        // Precision.
+        if p < bytes.len() && bytes[p] == b'.' {
+            p += 1;
+            let ps = p;
+            while p < bytes.len() && bytes[p].is_ascii_digit() {
+                p += 1;
+            }
+            verb.prec = Some(if p > ps {
+                fmt[ps..p].parse().unwrap_or(usize::MAX)
+            } else {
+                0
+            });
+            verb.go_overflow |= go_num_overflows(&fmt[ps..p]);
+        }
+        // Explicit argument index: after width and precision in go-cty's
+        // grammar (`%5[1]d`; `%[1]5d` is an unrecognized '5').
         if p < bytes.len() && bytes[p] == b'[' {
             p += 1;
             let ds = p;
@@ -126,27 +168,6 @@ pub fn format_values(fmt: &str, args: &[Value]) -> Result<String, FnError> {
             }
             verb.arg_num = fmt[ds..p].parse().unwrap_or(usize::MAX);
             p += 1;
-        }
-        // Width.
-        let ws = p;
-        while p < bytes.len() && bytes[p].is_ascii_digit() {
-            p += 1;
-        }
-        if p > ws {
-            verb.width = Some(fmt[ws..p].parse().unwrap_or(usize::MAX));
-        }
-        // Precision.
-        if p < bytes.len() && bytes[p] == b'.' {
-            p += 1;
-            let ps = p;
-            while p < bytes.len() && bytes[p].is_ascii_digit() {
-                p += 1;
-            }
-            verb.prec = Some(if p > ps {
-                fmt[ps..p].parse().unwrap_or(usize::MAX)
-            } else {
-                0
-            });
         }
         if p >= bytes.len() {
             return Err(eof_error(p));
@@ -190,14 +211,12 @@ fn unsupported(verb: &Verb<'_>, msg: impl std::fmt::Display) -> FnError {
     ))
 }
 
-/// Widths and precisions past this are refused rather than padded: Go's fmt
-/// refuses them too, and padding to a billion characters exhausts memory.
-const MAX_WIDTH: usize = 1_000_000;
+/// String widths past this are refused rather than padded: go-cty pads
+/// `%s`, `%q` and `%v` to any width, and a billion characters exhausts
+/// memory. (Number verbs follow Go's `fmt`, which has its own limit.)
+const MAX_PAD_WIDTH: usize = 10_000_000;
 
 fn append_verb(verb: &Verb<'_>, buf: &mut String, args: &[Value]) -> Result<(), FnError> {
-    if verb.width.is_some_and(|w| w > MAX_WIDTH) || verb.prec.is_some_and(|w| w > MAX_WIDTH) {
-        return Err(unsupported(verb, "width or precision too large"));
-    }
     let Some(arg) = verb.arg_num.checked_sub(1).and_then(|i| args.get(i)) else {
         return Err(FnError::general(format!(
             "not enough arguments for {} at {}: need index {} but have {} total",
@@ -209,6 +228,9 @@ fn append_verb(verb: &Verb<'_>, buf: &mut String, args: &[Value]) -> Result<(), 
     };
     if verb.mode != 'v' && arg.is_null() {
         return Err(unsupported(verb, "null value cannot be formatted"));
+    }
+    if matches!(verb.mode, 's' | 'q' | 'v') && verb.width.is_some_and(|w| w > MAX_PAD_WIDTH) {
+        return Err(unsupported(verb, "width or precision too large"));
     }
     match verb.mode {
         'v' => append_as_is(verb, buf, arg),
@@ -228,7 +250,18 @@ fn append_verb(verb: &Verb<'_>, buf: &mut String, args: &[Value]) -> Result<(), 
                 .cloned()
                 .unwrap_or_else(|| Number::from_i64(0));
             if matches!(verb.mode, 'b' | 'd' | 'o' | 'x' | 'X') {
-                buf.push_str(&format_integer(verb, &n)?);
+                let i = match n.trunc_int() {
+                    Some(i) if n.is_int() => i,
+                    _ => return Err(unsupported(verb, "an integer is required")),
+                };
+                if verb.go_overflow {
+                    buf.push_str(&format!("%!(NOVERB)%!(EXTRA *big.Int={i})"));
+                } else {
+                    buf.push_str(&format_integer(verb, &i));
+                }
+            } else if verb.go_overflow {
+                let g = n.text('g', -1);
+                buf.push_str(&format!("%!(NOVERB)%!(EXTRA *big.Float={g})"));
             } else {
                 buf.push_str(&format_float(verb, &n));
             }
@@ -323,11 +356,7 @@ fn format_float(verb: &Verb<'_>, n: &Number) -> String {
 }
 
 /// Go's `big.Int.Format` for `%b %d %o %x %X`.
-fn format_integer(verb: &Verb<'_>, n: &Number) -> Result<String, FnError> {
-    let i = match n.trunc_int() {
-        Some(i) if n.is_int() => i,
-        _ => return Err(unsupported(verb, "an integer is required")),
-    };
+fn format_integer(verb: &Verb<'_>, i: &BigInt) -> String {
     let base = match verb.mode {
         'b' => 2,
         'o' => 8,
@@ -363,7 +392,7 @@ fn format_integer(verb: &Verb<'_>, n: &Number) -> Result<String, FnError> {
         if digits.len() < p {
             zeros = p - digits.len();
         } else if digits == "0" && p == 0 {
-            return Ok(String::new());
+            return String::new();
         }
     }
     let length = sign.len() + prefix.len() + zeros + digits.len();
@@ -378,10 +407,10 @@ fn format_integer(verb: &Verb<'_>, n: &Number) -> Result<String, FnError> {
             left = d;
         }
     }
-    Ok(format!(
+    format!(
         "{}{sign}{prefix}{}{digits}{}",
         " ".repeat(left),
         "0".repeat(zeros),
         " ".repeat(right)
-    ))
+    )
 }

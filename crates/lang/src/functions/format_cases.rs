@@ -25,6 +25,48 @@ mod cases {
             ("%s", vec![s("x")], "x"),
             ("%[2]s %[1]s", vec![s("a"), s("b")], "b a"),
             ("%[2]s %s", vec![s("a"), s("b"), s("c")], "b c"),
+            // Width and precision come before the argument index.
+            ("%5[1]d|%-4.1[1]f|", vec![n("1")], "    1|1.0 |"),
+            // Number verbs go through Go's fmt, which stops reading a
+            // width or precision past 10^6 (terraform console agrees).
+            (
+                "%999999999d",
+                vec![n("1")],
+                "%!(NOVERB)%!(EXTRA *big.Int=1)",
+            ),
+            (
+                "%99999999x",
+                vec![n("-255")],
+                "%!(NOVERB)%!(EXTRA *big.Int=-255)",
+            ),
+            (
+                "%.999999999f",
+                vec![n("1")],
+                "%!(NOVERB)%!(EXTRA *big.Float=1)",
+            ),
+            (
+                "%-+999999999.5f",
+                vec![n("-1.5")],
+                "%!(NOVERB)%!(EXTRA *big.Float=-1.5)",
+            ),
+            (
+                "%2.99999999f",
+                vec![n("1.5")],
+                "%!(NOVERB)%!(EXTRA *big.Float=1.5)",
+            ),
+            (
+                "%.99999999e",
+                vec![n("1e30")],
+                "%!(NOVERB)%!(EXTRA *big.Float=1e+30)",
+            ),
+            (
+                "%999999999d %[1]d",
+                vec![n("1")],
+                "%!(NOVERB)%!(EXTRA *big.Int=1) 1",
+            ),
+            ("%.00000000000000000005f", vec![n("1.5")], "1.50000"),
+            // go-cty ignores widths for %t.
+            ("%999999999t", vec![Value::bool(true)], "true"),
             (
                 "%5.2f|%-8.3e|%+g|% d|%08.3f|%x|%#x|%#o|%b",
                 vec![
@@ -132,6 +174,21 @@ mod cases {
                 "%s",
                 vec![Value::tuple(vec![n("1")])],
                 "unsupported value for \"%s\" at 0: string required",
+            ),
+            (
+                "%[1]5d",
+                vec![n("1")],
+                "unrecognized format character '5' at offset 4",
+            ),
+            (
+                "%[1].5f",
+                vec![n("1")],
+                "unrecognized format character '.' at offset 4",
+            ),
+            (
+                "%999999999d",
+                vec![n("1.5")],
+                "unsupported value for \"%999999999d\" at 0: an integer is required",
             ),
             (
                 "%99999999999s",
