@@ -62,8 +62,8 @@ pub use multi_source::{
     parse_patterns, MultiSource, MultiSourceSelector, ProviderPattern, WILDCARD,
 };
 pub use parallel::{
-    install_all, select_version, InstallAction, InstallSettings, LockedProvider, ProviderInstalled,
-    ProviderRequest,
+    built_in_provider_check, install_all, select_version, InstallAction, InstallSettings,
+    LockedProvider, ProviderInstalled, ProviderRequest, BUILT_IN_PROVIDER_TYPES,
 };
 pub use platform::Platform;
 pub use registry_source::{RegistrySource, PROVIDERS_SERVICE_ID};

@@ -78,6 +78,34 @@ pub fn install_all(
         .collect()
 }
 
+/// The provider types built into OpenTofu.
+pub const BUILT_IN_PROVIDER_TYPES: &[&str] = &["terraform"];
+
+/// For a built-in provider (`terraform.io/builtin/…`), OpenTofu's verdict:
+/// `Some(Ok(()))` — available, nothing to install — or why it cannot be
+/// used. `None` for providers that must be installed. [`install_all`]
+/// expects callers to take built-in providers out first with this.
+pub fn built_in_provider_check(
+    provider: &Provider,
+    constraints: &VersionConstraints,
+) -> Option<Result<(), InstallError>> {
+    if !provider.is_built_in() {
+        return None;
+    }
+    if !BUILT_IN_PROVIDER_TYPES.contains(&provider.type_name.as_str()) {
+        return Some(Err(InstallError(format!(
+            "this OpenTofu release has no built-in provider named {}",
+            addrs::go_quote(&provider.type_name)
+        ))));
+    }
+    if !constraints.is_empty() {
+        return Some(Err(InstallError(
+            "built-in providers do not support explicit version constraints".to_string(),
+        )));
+    }
+    Some(Ok(()))
+}
+
 /// The version to install: the locked one, or the newest the constraints
 /// request.
 pub fn select_version(
@@ -173,4 +201,32 @@ fn install_one(
         installed,
         warnings,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_providers() {
+        let any = VersionConstraints::any();
+        assert!(built_in_provider_check(&Provider::default_for("aws"), &any).is_none());
+        let tf = Provider::built_in("terraform");
+        assert_eq!(built_in_provider_check(&tf, &any), Some(Ok(())));
+        let pinned = VersionConstraints::parse("1.0").unwrap();
+        assert_eq!(
+            built_in_provider_check(&tf, &pinned)
+                .unwrap()
+                .unwrap_err()
+                .0,
+            "built-in providers do not support explicit version constraints"
+        );
+        assert_eq!(
+            built_in_provider_check(&Provider::built_in("nope"), &any)
+                .unwrap()
+                .unwrap_err()
+                .0,
+            r#"this OpenTofu release has no built-in provider named "nope""#
+        );
+    }
 }
