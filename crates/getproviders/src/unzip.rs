@@ -136,8 +136,9 @@ fn set_mode(path: &Path, mode: u32) -> Result<(), String> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        // Only permission bits; a zip cannot make setuid files here.
-        let perm = std::fs::Permissions::from_mode(mode & 0o777 | 0o600);
+        // The archive's permission bits exactly, as go-getter applies them
+        // with OpenTofu's zero umask; never setuid/setgid/sticky.
+        let perm = std::fs::Permissions::from_mode(mode & 0o777);
         std::fs::set_permissions(path, perm).map_err(|e| io_err(path, e))
     }
     #[cfg(not(unix))]

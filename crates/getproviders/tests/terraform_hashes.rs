@@ -51,8 +51,8 @@ fn run(dir: &Path, args: &[&str]) -> String {
     std::fs::read_to_string(dir.join(".terraform.lock.hcl")).expect("lock file written")
 }
 
-/// Relative path → (is executable, contents) for every file under `dir`.
-fn tree(dir: &Path) -> Vec<(String, bool, Vec<u8>)> {
+/// Relative path → (permission bits, contents) for every file under `dir`.
+fn tree(dir: &Path) -> Vec<(String, u32, Vec<u8>)> {
     use std::os::unix::fs::PermissionsExt;
     let mut out = Vec::new();
     let root = std::fs::canonicalize(dir).unwrap();
@@ -69,7 +69,7 @@ fn tree(dir: &Path) -> Vec<(String, bool, Vec<u8>)> {
                     .unwrap()
                     .to_string_lossy()
                     .into_owned();
-                out.push((rel, mode & 0o111 != 0, std::fs::read(&p).unwrap()));
+                out.push((rel, mode & 0o777, std::fs::read(&p).unwrap()));
             }
         }
     }
