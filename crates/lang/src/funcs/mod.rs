@@ -7,9 +7,11 @@ pub mod crypto;
 pub mod datetime;
 pub mod encoding;
 pub mod filesystem;
+pub mod hclwrite;
 pub mod ipnet;
 pub mod numeric;
 pub mod string;
+pub mod tfprovider;
 pub mod typeconv;
 
 use crate::function::FunctionTable;

@@ -21,7 +21,8 @@ use crate::function::FunctionTable;
 pub use format::format_values;
 
 /// Every builtin function implemented so far, each also reachable as
-/// `core::NAME`: the families in [`crate::funcs`], then the core set here.
+/// `core::NAME`: the families in [`crate::funcs`], then the core set here;
+/// and the builtin provider's functions as `provider::terraform::NAME`.
 pub fn builtin_functions() -> FunctionTable {
     let mut t = FunctionTable::new();
     crate::funcs::register_all(&mut t);
@@ -32,6 +33,11 @@ pub fn builtin_functions() -> FunctionTable {
     meta::register(&mut t);
     number::register(&mut t);
     string::register(&mut t);
+    // The builtin provider's functions under its usual local name, so
+    // console and configuration expressions can call them without a
+    // module's requirements at hand (OpenTofu also wants the provider in
+    // `required_providers`; other local names use `funcs::tfprovider`).
+    crate::funcs::tfprovider::register(&mut t, "terraform");
     t
 }
 
