@@ -177,7 +177,16 @@ fn unknown_function(call: &FunctionCall, ctx: &EvalContext<'_>, range: &Range) -
                 )
             } else {
                 let parts: Vec<&str> = namespace.trim_end_matches("::").split("::").collect();
-                if parts.len() == 2 && parts[0] == "provider" {
+                let provider_known = ctx
+                    .function_names()
+                    .iter()
+                    .any(|n| n.starts_with(namespace));
+                if parts.len() == 2 && parts[0] == "provider" && provider_known {
+                    (
+                        "Function not found in provider".to_string(),
+                        format!("Function {} was not registered by provider", go_quote(name)),
+                    )
+                } else if parts.len() == 2 && parts[0] == "provider" {
                     (
                         "Unknown function provider".to_string(),
                         format!(

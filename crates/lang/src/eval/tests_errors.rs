@@ -35,6 +35,7 @@ fn error_messages() {
         ("uppr(1)", "Call to unknown function", "There is no function named \"uppr\". Did you mean \"upper\"?"),
         ("core::nope(1)", "Call to unknown function", "There is no builtin (core::) function named \"nope\"."),
         ("provider::aws::arn(1)", "Unknown function provider", "Provider \"aws\" does not exist within the required_providers of this module"),
+        ("provider::terraform::nope(1)", "Function not found in provider", "Function \"provider::terraform::nope\" was not registered by provider"),
         ("upper(var.list)", "Invalid function argument", "Invalid value for \"str\" parameter: string required."),
         ("upper(var.null_str)", "Invalid function argument", "Invalid value for \"str\" parameter: argument must not be null."),
         ("join(\",\", var.list, 1)", "Invalid function argument", "Invalid value for \"lists\" parameter: list of string required."),
