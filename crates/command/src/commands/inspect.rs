@@ -69,21 +69,21 @@ fn load_path(path: &Path) -> (Option<Module>, hclsyntax::Diagnostics) {
         } else {
             (vec![loaded], Vec::new())
         };
-        let (module, _) = Module::from_files(primary, overrides);
-        // Sources and versions that are not constants are evaluated with
-        // an evaluator that knows no module: no variables, no locals, but
-        // functions (OpenTofu's `decodeStaticFields` in its file tests).
-        let no_module = Module::default();
+        let (mut module, _) = Module::from_files(primary, overrides);
+        // Sources and versions that are not constants are evaluated
+        // statically in the file's own scope (its locals, and its
+        // variables' defaults) as a root module called with no values.
         let call = StaticModuleCall::root(RootVariables::new(Default::default()), ".", "default");
-        let eval = StaticEvaluator::new(&no_module, call);
-        for call in module.module_calls.values() {
-            let mut call = call.clone();
+        let eval = StaticEvaluator::new(&module, call);
+        let mut calls = std::mem::take(&mut module.module_calls);
+        for call in calls.values_mut() {
             if call.has_constant_static_fields() {
-                diags.extend(call.decode_constant_static_fields());
+                diags.extend(call.clone().decode_constant_static_fields());
             } else {
                 diags.extend(call.decode_static_fields(&eval));
             }
         }
+        module.module_calls = calls;
         (Some(module), diags)
     } else {
         load_module_dir(path)
@@ -287,7 +287,8 @@ fn document(
             let mut o = Map::new();
             o.insert("name".into(), json!(name));
             o.insert("source".into(), json!(source));
-            if let Some(v) = &call.version {
+            // `omitempty`: a null version is no version.
+            if let Some(v) = call.version.as_ref().filter(|v| !v.required.is_empty()) {
                 o.insert("version".into(), json!(v.required.to_string()));
             }
             o.insert("pos".into(), pos(&call.decl_range));
