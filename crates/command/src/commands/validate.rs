@@ -37,10 +37,26 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     let mut diags = tfdiags::Diagnostics::new();
     diags.append(var_diags);
     diags.append(loaded.diags);
+    let loaded_cleanly = !diags.has_errors();
+    // The configuration's provider requirements come first, as in
+    // OpenTofu's `checkConfigDependencies`: errors there (an import block
+    // whose provider disagrees with its target resource) stop validation
+    // before the graph walk.
+    if let (true, Some(config)) = (loaded_cleanly, &loaded.config) {
+        let (_, req_diags) = config.provider_requirements();
+        diags.append(req_diags);
+    }
     // The graph walk needs a whole, well-formed tree: like OpenTofu, it
     // runs only once loading found no errors.
     if let (false, Some(config)) = (diags.has_errors(), &loaded.config) {
         diags.append(tofu::validate(config));
+    }
+    if let (true, false, Some(config)) = (
+        loaded_cleanly,
+        parsed.bool("no-tests", false),
+        &loaded.config,
+    ) {
+        diags.append(validate_test_files(config));
     }
     let sources = loaded.sources;
 
@@ -60,4 +76,30 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     };
     streams.print(&view.success_line(message));
     0
+}
+
+/// The quick checks of the test files, which live outside the graph: each
+/// file's and run's own rules, and the graph of each local module a run
+/// executes (once per source; a registry module is its author's to
+/// validate).
+fn validate_test_files(config: &configs::config::Config) -> tfdiags::Diagnostics {
+    let mut diags = tfdiags::Diagnostics::new();
+    let mut validated = std::collections::BTreeSet::new();
+    for file in config.module.tests.iter().flat_map(|t| t.values()) {
+        diags.append(file.validate());
+        for run in &file.runs {
+            let local = run
+                .module
+                .as_ref()
+                .and_then(|m| m.source.as_ref())
+                .filter(|s| matches!(s, addrs::ModuleSource::Local(_)));
+            if let (Some(source), Some(under_test)) = (local, &run.config_under_test) {
+                if validated.insert(source.to_string()) {
+                    diags.append(tofu::validate(under_test));
+                }
+            }
+            diags.append(run.validate());
+        }
+    }
+    diags
 }
