@@ -8,6 +8,9 @@
 //! modules already require (as OpenTofu, and as `terraform providers`
 //! shows).
 //!
+//! Test files add their `provider` blocks, and the modules their runs
+//! call, to the root module's requirements.
+//!
 //! Local names resolve per module: `null` in a child module with no
 //! `required_providers` entry is `hashicorp/null` there whatever the root
 //! says. The name `terraform` implies the built-in
@@ -43,6 +46,17 @@ pub struct ModuleRequirements {
     pub requirements: Requirements,
     /// By call name.
     pub children: BTreeMap<String, ModuleRequirements>,
+    /// By test file name (relative to the module's directory).
+    pub tests: BTreeMap<String, TestFileRequirements>,
+}
+
+/// What one test file needs: its own `provider` blocks, and each run's
+/// module when the run names one.
+#[derive(Debug, Clone, Default)]
+pub struct TestFileRequirements {
+    pub requirements: Requirements,
+    /// By run name.
+    pub runs: BTreeMap<String, ModuleRequirements>,
 }
 
 /// Which providers are required only implicitly, and by what
@@ -90,15 +104,16 @@ impl Config {
     ) -> (Requirements, ProvidersQualification, Diagnostics) {
         let mut reqs = Requirements::new();
         let mut qualifs = ProvidersQualification::default();
-        let diags = self.add_provider_requirements(&mut reqs, &mut qualifs, true);
+        let diags = self.add_provider_requirements(&mut reqs, &mut qualifs, true, true);
         (reqs, qualifs, diags)
     }
 
-    /// The providers this module itself needs, descendants left out.
+    /// The providers this module itself needs (its test files' provider
+    /// blocks included), descendants left out.
     pub fn provider_requirements_shallow(&self) -> (Requirements, Diagnostics) {
         let mut reqs = Requirements::new();
         let mut qualifs = ProvidersQualification::default();
-        let diags = self.add_provider_requirements(&mut reqs, &mut qualifs, false);
+        let diags = self.add_provider_requirements(&mut reqs, &mut qualifs, false, true);
         (reqs, diags)
     }
 
@@ -153,7 +168,10 @@ impl Config {
 
     /// The requirements as a tree following the module tree.
     pub fn provider_requirements_by_module(&self) -> (ModuleRequirements, Diagnostics) {
-        let (requirements, mut diags) = self.provider_requirements_shallow();
+        let mut requirements = Requirements::new();
+        let mut qualifs = ProvidersQualification::default();
+        let mut diags =
+            self.add_provider_requirements(&mut requirements, &mut qualifs, false, false);
         let mut children = BTreeMap::new();
         for (name, child) in &self.children {
             let (mut reqs, more) = child.provider_requirements_by_module();
@@ -161,21 +179,43 @@ impl Config {
             diags.extend(more);
             children.insert(name.clone(), reqs);
         }
+        let mut tests = BTreeMap::new();
+        for (name, file) in self.module.tests.iter().flatten() {
+            let mut test_reqs = TestFileRequirements::default();
+            for pc in file.providers.values() {
+                self.add_provider_block(&mut test_reqs.requirements, pc, &mut diags);
+            }
+            for run in &file.runs {
+                let Some(under_test) = &run.config_under_test else {
+                    continue;
+                };
+                let (mut reqs, more) = under_test.provider_requirements_by_module();
+                reqs.name = run.name.clone();
+                diags.extend(more);
+                test_reqs.runs.insert(run.name.clone(), reqs);
+            }
+            tests.insert(name.clone(), test_reqs);
+        }
         let reqs = ModuleRequirements {
             name: String::new(),
             source_addr: self.source_addr.clone(),
             source_dir: self.module.source_dir.clone(),
             requirements,
             children,
+            tests,
         };
         (reqs, diags)
     }
 
+    /// `addProviderRequirements`: `recurse` takes in the descendants,
+    /// `tests` the test files' provider blocks (and, with `recurse`, the
+    /// modules their runs call).
     fn add_provider_requirements(
         &self,
         reqs: &mut Requirements,
         qualifs: &mut ProvidersQualification,
         recurse: bool,
+        tests: bool,
     ) -> Diagnostics {
         let module = &self.module;
         let mut diags = Diagnostics::new();
@@ -214,23 +254,51 @@ impl Config {
             diags.extend(import_requirements(module, imp, reqs, qualifs));
         }
 
-        // A provider block implies its provider too, and may still carry
-        // the deprecated in-block version constraint.
         for pc in module.provider_configs.values() {
-            let entry = reqs
-                .entry(provider_for_local_name(module, &pc.name))
-                .or_default();
-            if let Some(v) = &pc.version {
-                add_constraints(entry, &v.required, &v.decl_range, &mut diags);
+            self.add_provider_block(reqs, pc, &mut diags);
+        }
+
+        if tests {
+            for file in module.tests.iter().flat_map(|t| t.values()) {
+                for pc in file.providers.values() {
+                    self.add_provider_block(reqs, pc, &mut diags);
+                }
+                if !recurse {
+                    continue;
+                }
+                for run in &file.runs {
+                    if let Some(under_test) = &run.config_under_test {
+                        diags.extend(
+                            under_test.add_provider_requirements(reqs, qualifs, true, false),
+                        );
+                    }
+                }
             }
         }
 
         if recurse {
             for child in self.children.values() {
-                diags.extend(child.add_provider_requirements(reqs, qualifs, true));
+                diags.extend(child.add_provider_requirements(reqs, qualifs, true, false));
             }
         }
         diags
+    }
+
+    /// A provider block implies its provider (named by this module's local
+    /// names), and may still carry the deprecated in-block version
+    /// constraint.
+    fn add_provider_block(
+        &self,
+        reqs: &mut Requirements,
+        pc: &crate::provider::Provider,
+        diags: &mut Diagnostics,
+    ) {
+        let entry = reqs
+            .entry(provider_for_local_name(&self.module, &pc.name))
+            .or_default();
+        if let Some(v) = &pc.version {
+            add_constraints(entry, &v.required, &v.decl_range, diags);
+        }
     }
 }
 

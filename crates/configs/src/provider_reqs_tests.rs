@@ -395,3 +395,98 @@ data "terraform_remote_state" "s" {}
         ]
     );
 }
+
+// OpenTofu's internal/configs/testdata/provider-reqs-with-tests.
+const TESTS_ROOT: &str = r#"terraform {
+  required_providers {
+    tls = {
+      source  = "hashicorp/tls"
+      version = "~> 3.0"
+    }
+  }
+}
+
+resource "implied_foo" "bar" {
+}
+
+data "terraform_remote_state" "bar" {
+}
+"#;
+
+const TESTS_FILE: &str = r#"provider "configured" {
+  version = "~> 1.4"
+}
+
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+"#;
+
+const TESTS_SETUP: &str = r#"terraform {
+  required_providers {
+    null = "~> 2.0.0"
+    random = {
+      version = "~> 1.2.0"
+    }
+  }
+}
+"#;
+
+#[test]
+fn test_files_and_their_runs() {
+    let (cfg, diags, _d) = build(&[
+        ("provider-reqs-root.tf", TESTS_ROOT),
+        ("provider-reqs-root.tftest.hcl", TESTS_FILE),
+        ("setup/setup.tf", TESTS_SETUP),
+    ]);
+    let summaries: Vec<&str> = diags.iter().map(|d| d.summary.as_str()).collect();
+    assert_eq!(
+        summaries,
+        ["Version constraints inside provider configuration blocks are deprecated"]
+    );
+    let (reqs, diags) = cfg.provider_requirements();
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(
+        lines(&reqs),
+        vec![
+            "registry.opentofu.org/hashicorp/configured ~> 1.4",
+            "registry.opentofu.org/hashicorp/implied",
+            "registry.opentofu.org/hashicorp/null ~> 2.0.0",
+            "registry.opentofu.org/hashicorp/random ~> 1.2.0",
+            "registry.opentofu.org/hashicorp/tls ~> 3.0",
+            "terraform.io/builtin/terraform",
+        ]
+    );
+    // Shallow: the test file's provider block, not the run's module.
+    let (shallow, _) = cfg.provider_requirements_shallow();
+    assert_eq!(
+        lines(&shallow),
+        vec![
+            "registry.opentofu.org/hashicorp/configured ~> 1.4",
+            "registry.opentofu.org/hashicorp/implied",
+            "registry.opentofu.org/hashicorp/tls ~> 3.0",
+            "terraform.io/builtin/terraform",
+        ]
+    );
+    let (tree, diags) = cfg.provider_requirements_by_module();
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(!tree
+        .requirements
+        .contains_key(&Provider::default_for("configured")));
+    let file = &tree.tests["provider-reqs-root.tftest.hcl"];
+    assert_eq!(
+        lines(&file.requirements),
+        vec!["registry.opentofu.org/hashicorp/configured ~> 1.4"]
+    );
+    let setup = &file.runs["setup"];
+    assert_eq!(setup.name, "setup");
+    assert_eq!(
+        lines(&setup.requirements),
+        vec![
+            "registry.opentofu.org/hashicorp/null ~> 2.0.0",
+            "registry.opentofu.org/hashicorp/random ~> 1.2.0",
+        ]
+    );
+}

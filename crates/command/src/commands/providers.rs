@@ -4,8 +4,7 @@
 //!
 //! OpenTofu lists each module's providers in Go map order (different from
 //! run to run); tofu-rs lists them by address, then the module calls by
-//! name, so the output is stable. Not yet shown: requirements of test files
-//! (`test.NAME` branches). "Providers required by state:" is shown for the
+//! name, so the output is stable. "Providers required by state:" is shown for the
 //! state of the default local backend only (no `backend` or `cloud` block,
 //! no state encryption); other backends need the backend's state manager.
 
@@ -14,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use addrs::Provider;
 
-use configs::provider_reqs::ModuleRequirements;
+use configs::provider_reqs::{ModuleRequirements, Requirements, TestFileRequirements};
 use tfdiags::{Diagnostics, SourceMap};
 
 use crate::flags::{self, bool_flag, value_flag};
@@ -200,43 +199,73 @@ fn is_empty_dir(dir: &Path) -> bool {
 }
 
 /// The tree as `treeprint` draws it: `.` for the root module, then each
-/// module's providers (`provider[ADDRESS] CONSTRAINTS`) and its calls.
+/// module's providers (`provider[ADDRESS] CONSTRAINTS`), its test files
+/// (`test.NAME`, with a `run.NAME` branch for each run calling a module)
+/// and its calls.
 pub fn requirement_tree(reqs: &ModuleRequirements) -> String {
     let mut out = String::from(".\n");
     add_branch(&mut out, reqs, "");
     out
 }
 
-fn add_branch(out: &mut String, node: &ModuleRequirements, prefix: &str) {
-    let mut items: Vec<(String, Option<&ModuleRequirements>)> = node
-        .requirements
-        .iter()
-        .map(|(provider, constraints)| {
-            let constraints = constraints.to_string();
-            let text = if constraints.is_empty() {
-                format!("provider[{provider}]")
-            } else {
-                format!("provider[{provider}] {constraints}")
-            };
-            (text, None)
+/// One line of the tree and what hangs below it.
+enum Item<'a> {
+    Leaf(String),
+    Module(String, &'a ModuleRequirements),
+    Test(String, &'a TestFileRequirements),
+}
+
+fn provider_lines(reqs: &Requirements) -> impl Iterator<Item = Item<'_>> {
+    reqs.iter().map(|(provider, constraints)| {
+        let constraints = constraints.to_string();
+        Item::Leaf(if constraints.is_empty() {
+            format!("provider[{provider}]")
+        } else {
+            format!("provider[{provider}] {constraints}")
         })
-        .collect();
+    })
+}
+
+fn add_branch(out: &mut String, node: &ModuleRequirements, prefix: &str) {
+    let mut items: Vec<Item<'_>> = provider_lines(&node.requirements).collect();
+    items.extend(node.tests.iter().map(|(name, file)| {
+        let name = name.strip_suffix(".tftest.hcl").unwrap_or(name);
+        Item::Test(format!("test.{}", name.replace('/', ".")), file)
+    }));
     items.extend(
         node.children
             .iter()
-            .map(|(name, child)| (format!("module.{name}"), Some(child))),
+            .map(|(name, child)| Item::Module(format!("module.{name}"), child)),
     );
+    add_items(out, items, prefix);
+}
+
+fn add_items(out: &mut String, items: Vec<Item<'_>>, prefix: &str) {
     let last = items.len().saturating_sub(1);
-    for (i, (text, child)) in items.iter().enumerate() {
+    for (i, item) in items.into_iter().enumerate() {
         let (edge, indent) = if i == last {
             ("└── ", "    ")
         } else {
             // treeprint pads the vertical line with two no-break spaces.
             ("├── ", "│\u{a0}\u{a0} ")
         };
-        out.push_str(&format!("{prefix}{edge}{text}\n"));
-        if let Some(child) = child {
-            add_branch(out, child, &format!("{prefix}{indent}"));
+        let inner = format!("{prefix}{indent}");
+        match item {
+            Item::Leaf(text) => out.push_str(&format!("{prefix}{edge}{text}\n")),
+            Item::Module(text, child) => {
+                out.push_str(&format!("{prefix}{edge}{text}\n"));
+                add_branch(out, child, &inner);
+            }
+            Item::Test(text, file) => {
+                out.push_str(&format!("{prefix}{edge}{text}\n"));
+                let mut items: Vec<Item<'_>> = provider_lines(&file.requirements).collect();
+                items.extend(
+                    file.runs
+                        .iter()
+                        .map(|(name, run)| Item::Module(format!("run.{name}"), run)),
+                );
+                add_items(out, items, &inner);
+            }
         }
     }
 }

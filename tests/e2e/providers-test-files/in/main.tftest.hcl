@@ -1,0 +1,11 @@
+provider "configured" {
+}
+
+run "setup" {
+  module {
+    source = "./setup"
+  }
+}
+
+run "plain" {
+}
