@@ -123,6 +123,16 @@ impl Module {
         diags
     }
 
+    /// Whether a loaded test file has a run block calling a module of its
+    /// own: such modules are installed with the module tree, so `init`
+    /// must walk it even when the module itself calls no module.
+    pub fn has_test_run_modules(&self) -> bool {
+        self.tests
+            .iter()
+            .flat_map(|t| t.values())
+            .any(|f| f.runs.iter().any(|r| r.module.is_some()))
+    }
+
     /// Combines decoded files: primaries appended in order, then overrides
     /// merged in order.
     pub fn from_files(

@@ -142,3 +142,21 @@ fn test_directory_files_and_tofu_twins() {
     let (_, diags) = load_test_files(d.path(), "missing");
     assert_eq!(diags[0].summary, "Test directory does not exist");
 }
+
+#[test]
+fn modules_of_test_runs_are_known_to_the_module() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("main.tf"), "").unwrap();
+    std::fs::create_dir_all(d.path().join("tests")).unwrap();
+    std::fs::write(
+        d.path().join("tests/main.tftest.hcl"),
+        "run \"setup\" {\n  module {\n    source = \"./setup\"\n  }\n}\n",
+    )
+    .unwrap();
+    let (m, diags) = crate::module::load_module_dir(d.path());
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(!m.unwrap().has_test_run_modules(), "tests not loaded yet");
+    let (m, diags) = crate::module::load_module_dir_with_tests(d.path(), DEFAULT_TEST_DIRECTORY);
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(m.unwrap().has_test_run_modules());
+}
