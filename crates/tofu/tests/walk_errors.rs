@@ -234,3 +234,29 @@ output "leak" {
         .starts_with("Too small.\n\nThis was checked by the validation rule at "));
     assert!(got.contains_key("Output refers to sensitive values"));
 }
+
+#[test]
+fn provider_configurations_are_evaluated() {
+    let diags = validate(&[(
+        "main.tf",
+        r#"variable "regions" {
+  default = { a = "eu-west-1", b = "us-east-1" }
+}
+provider "aws" {
+  alias    = "by_region"
+  for_each = var.regions
+  region   = each.value
+}
+provider "aws" {
+  region = var.nope
+}
+resource "aws_instance" "x" {
+  ami = "a"
+}"#,
+    )]);
+    assert_eq!(
+        summaries(&diags),
+        vec!["Reference to undeclared input variable"]
+    );
+    assert_eq!(diags[0].subject.as_ref().unwrap().start.line, 10);
+}

@@ -79,6 +79,11 @@ fn nodes_of(cfg: &Config) -> Vec<Node> {
         out.push(node(NodeKind::Resource(resource_addr(r))));
     }
     out.extend(m.checks.keys().map(|n| node(NodeKind::Check(n.clone()))));
+    out.extend(
+        m.provider_configs
+            .keys()
+            .map(|k| node(NodeKind::Provider(k.clone()))),
+    );
     out
 }
 
@@ -187,8 +192,27 @@ fn dependencies(root: &Config, cfg: &Config, node: &Node) -> Vec<Node> {
                 );
                 body_traversals(&r.config, &mut trav);
                 trav.extend(r.depends_on.iter().cloned());
+                // The provider configuration it uses, when this module
+                // declares it (inherited ones are configured by the caller).
+                let key = match &r.provider_config_ref {
+                    Some(p) if !p.alias.is_empty() => format!("{}.{}", p.name, p.alias),
+                    Some(p) => p.name.clone(),
+                    None => r.implied_provider().to_string(),
+                };
+                if m.provider_configs.contains_key(&key) {
+                    deps.push(Node {
+                        module: cfg.path.clone(),
+                        kind: NodeKind::Provider(key),
+                    });
+                }
                 rule_traversals(&r.preconditions, &mut trav);
                 rule_traversals(&r.postconditions, &mut trav);
+            }
+        }
+        NodeKind::Provider(key) => {
+            if let Some(p) = m.provider_configs.get(key) {
+                expr_traversals(p.for_each.iter(), &mut trav);
+                body_traversals(&p.config, &mut trav);
             }
         }
         NodeKind::Check(name) => {

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use configs::merged_body::ConfigBody;
-use cty::{Type, Value};
+use cty::Value;
 use hclsyntax::body::BodySyntax;
 use hclsyntax::{Body, Diagnostic, Diagnostics, Expr};
 use lang::{eval_expr, EvalContext, Scope};
@@ -17,26 +17,27 @@ pub fn plan(
     resource: &configs::resource::Resource,
     scope: &Scope<'_>,
 ) -> (PlannedInstance, Diagnostics) {
+    let (after, diags) = evaluate_body(&resource.config, scope);
+    let schema_type = after.ty().clone();
+    (PlannedInstance { after, schema_type }, diags)
+}
+
+/// Every argument and nested block of a body without a schema, as an
+/// object (blocks as tuples of objects; `dynamic` blocks expanded).
+pub fn evaluate_body(body: &ConfigBody, scope: &Scope<'_>) -> (Value, Diagnostics) {
     let mut iterators = BTreeSet::new();
-    config_iterators(&resource.config, &mut iterators);
+    config_iterators(body, &mut iterators);
     let mut trav = Vec::new();
-    crate::graph::body_traversals(&resource.config, &mut trav);
+    crate::graph::body_traversals(body, &mut trav);
     trav.retain(|t| !iterators.contains(&t.root));
     let (refs, mut diags) = scope.references(&trav);
     let (ctx, d) = scope.eval_context(&refs);
     diags.extend(d);
     if hclsyntax::has_errors(&diags) {
-        return (
-            PlannedInstance {
-                after: Value::dynamic(),
-                schema_type: Type::Dynamic,
-            },
-            diags,
-        );
+        return (Value::dynamic(), diags);
     }
-    let after = eval_config_body(&resource.config, &ctx, &mut diags);
-    let schema_type = after.ty().clone();
-    (PlannedInstance { after, schema_type }, diags)
+    let value = eval_config_body(body, &ctx, &mut diags);
+    (value, diags)
 }
 
 fn config_iterators(body: &ConfigBody, out: &mut BTreeSet<String>) {

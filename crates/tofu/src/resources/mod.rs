@@ -6,6 +6,8 @@
 mod generic;
 mod terraform_data;
 
+pub use generic::evaluate_body;
+
 use cty::{Type, Value};
 use hclsyntax::Diagnostics;
 use lang::Scope;

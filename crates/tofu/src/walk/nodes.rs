@@ -39,6 +39,7 @@ pub fn eval_node(walk: &Walk<'_>, state: &State, node: &Node) -> NodeResult {
         NodeKind::ModuleCall(name) => module_call(walk, state, cfg, name, instances),
         NodeKind::Resource(addr) => resource(walk, state, cfg, addr, instances),
         NodeKind::Check(name) => check(walk, state, cfg, name, instances),
+        NodeKind::Provider(key) => provider(walk, state, cfg, key, instances),
     }
 }
 
@@ -755,6 +756,45 @@ fn check(
                 diag.severity = hclsyntax::Severity::Warning;
                 out.diags.push(diag);
             }
+        }
+    }
+    out
+}
+
+/// A provider configuration: without the plugin there is nothing to
+/// configure, but its arguments are evaluated (once per `for_each`
+/// instance) so that their references and types are checked.
+fn provider(
+    walk: &Walk<'_>,
+    state: &State,
+    cfg: &Config,
+    key: &str,
+    instances: &[InstanceInfo],
+) -> NodeResult {
+    let mut out = NodeResult::default();
+    let Some(p) = cfg.module.provider_configs.get(key) else {
+        return out;
+    };
+    let repetitions: Vec<Repetition> = match (&p.for_each, &p.instances) {
+        (None, _) => vec![Repetition::default()],
+        (Some(_), Some(map)) => Expansion::ForEach(map.clone())
+            .instances()
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect(),
+        // Not statically known (its diagnostics came from loading): once,
+        // with unknown keys.
+        (Some(_), None) => vec![Expansion::Unknown {
+            count: false,
+            for_each: true,
+        }
+        .unknown_repetition()],
+    };
+    for info in instances {
+        for rep in &repetitions {
+            let data = walk.data(state, cfg, info.addr.clone(), rep.clone());
+            let (_, d) = crate::resources::evaluate_body(&p.config, &data.scope());
+            out.diags.extend(d);
         }
     }
     out
