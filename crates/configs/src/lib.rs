@@ -38,6 +38,7 @@ pub mod resource;
 mod resource_lifecycle;
 pub mod static_eval;
 pub mod test_file;
+mod test_file_mocks;
 mod test_provider_validation;
 #[cfg(test)]
 mod test_support;
