@@ -1,6 +1,15 @@
 # The configuration the differential console test evaluates in (a copy of
 # the shared expression sample's context): variables with defaults and
-# locals, no providers, so `terraform console` needs no `init`.
+# locals, and only the builtin provider (for its provider::terraform::
+# functions), so `terraform console` needs no `init`.
+
+terraform {
+  required_providers {
+    terraform = {
+      source = "terraform.io/builtin/terraform"
+    }
+  }
+}
 
 variable "regions" {
   type    = list(string)
