@@ -213,8 +213,27 @@ pub fn config_sources(cfg: &Config) -> SourceMap {
 
 /// `LoadConfig`: the root module in `dir` and, when it has no errors,
 /// every installed descendant (from the working directory's manifest).
+/// The root's test files are loaded too (`LoadConfigWithTests`, as init
+/// and validate do).
 pub fn load_config(dir: &Path, root_call: &StaticModuleCall) -> Loaded {
+    load_config_tests(dir, root_call, true)
+}
+
+/// [`load_config`] without test files, for the commands that never look
+/// at them (plan-lite, graph, console), as OpenTofu's `LoadConfig`.
+pub fn load_config_without_tests(dir: &Path, root_call: &StaticModuleCall) -> Loaded {
+    load_config_tests(dir, root_call, false)
+}
+
+fn load_config_tests(dir: &Path, root_call: &StaticModuleCall, tests: bool) -> Loaded {
     let (root, mut diags) = load_root_with_call(dir, root_call);
+    let root = root.map(|mut root| {
+        if !tests {
+            // build_config loads the root's test files unless told there are none.
+            root.tests = Some(Default::default());
+        }
+        root
+    });
     let Some(root) = root else {
         return Loaded {
             config: None,

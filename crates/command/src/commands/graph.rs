@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config, root_static_call};
+use crate::loader::{load_config_without_tests, root_static_call};
 use crate::view::{Streams, View};
 
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
@@ -32,7 +32,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     }
     let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
     let (root_call, var_diags) = root_static_call(&[], false);
-    let loaded = load_config(Path::new(dir), &root_call);
+    let loaded = load_config_without_tests(Path::new(dir), &root_call);
     let mut diags = tfdiags::Diagnostics::new();
     diags.append(var_diags);
     diags.append(loaded.diags);
