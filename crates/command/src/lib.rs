@@ -9,6 +9,7 @@ pub mod flags;
 pub mod loader;
 pub mod module_install;
 pub mod plan_render;
+pub mod provider_install;
 pub mod root_eval;
 pub mod variables;
 pub mod view;

@@ -2,10 +2,11 @@
 //! encryption configuration checked, the backend recorded in
 //! `.terraform/terraform.tfstate` ([`crate::backend`]), the module tree
 //! installed into `.terraform/modules` (`InitCommand.getModules`), and the
-//! whole configuration loaded. Providers are not installed yet (their
-//! flags are accepted).
+//! whole configuration loaded, and the providers it needs installed into
+//! `.terraform/providers` with the lock file updated
+//! ([`crate::provider_install`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,6 +21,7 @@ use crate::backend;
 use crate::flags::{self, bool_flag, value_flag};
 use crate::loader::{config_sources, data_dir, load_config, modules_dir, root_static_call_for};
 use crate::module_install::InstallWalker;
+use crate::provider_install::{self, ProviderOptions};
 use crate::view::{Streams, View};
 use configs::module::load_module_dir;
 
@@ -188,6 +190,14 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         data_dir: data_dir(),
     };
     let root_dir = Path::new(".");
+    let plugin_dirs: Vec<String> = parsed
+        .all("plugin-dir")
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    if let Err(e) = provider_install::store_plugin_path(&plugin_dirs) {
+        return usage_error(streams, &view, "Error saving -plugin-path values", &e);
+    }
 
     match configs::file_names::dir_files(root_dir) {
         Ok(files)
@@ -320,6 +330,38 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         view.config_error(streams);
         view.diagnostics(streams, &diags, &sources);
         return 1;
+    }
+
+    // Providers are installed whatever -get says, as OpenTofu does.
+    if let Some(config) = &loaded.config {
+        if let Err(d) = lock.acquire() {
+            diags.push(*d);
+            view.diagnostics(streams, &diags, &sources);
+            return 1;
+        }
+        let opts = ProviderOptions {
+            upgrade,
+            plugin_dirs: plugin_dirs
+                .iter()
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from)
+                .collect(),
+            lockfile_readonly: parsed.last("lockfile") == Some("readonly"),
+            color: view.color(),
+        };
+        let outcome = provider_install::get_providers(config, &opts);
+        for l in &outcome.stdout {
+            streams.print(&format!("{l}\n"));
+        }
+        for l in &outcome.stderr {
+            streams.eprint(&format!("{l}\n"));
+        }
+        header |= outcome.output;
+        diags.append(outcome.diags.into_vec());
+        if outcome.abort {
+            view.diagnostics(streams, &diags, &sources);
+            return 1;
+        }
     }
 
     if header {
