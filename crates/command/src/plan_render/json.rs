@@ -31,17 +31,39 @@ pub struct DocumentInfo<'a> {
 /// The whole plan document, compact, without a trailing newline (as
 /// `json.Marshal`).
 pub fn plan_document(plan: &Plan, config: &Config, info: &DocumentInfo<'_>) -> String {
-    plan_json(plan, config, info).to_compact()
+    build_plan(plan, config, info, Leaves::Compact).to_compact()
 }
 
 /// The plan document as a JSON tree.
 pub fn plan_json(plan: &Plan, config: &Config, info: &DocumentInfo<'_>) -> Json {
+    build_plan(plan, config, info, Leaves::Tree)
+}
+
+/// How each resource instance's entries are held while the document is
+/// built: as trees (to inspect them), or already written out, so that a
+/// plan of many thousands of instances never holds all their trees at once.
+#[derive(Clone, Copy)]
+enum Leaves {
+    Tree,
+    Compact,
+}
+
+impl Leaves {
+    fn hold(self, j: Json) -> Json {
+        match self {
+            Leaves::Tree => j,
+            Leaves::Compact => Json::Raw(j.to_compact()),
+        }
+    }
+}
+
+fn build_plan(plan: &Plan, config: &Config, info: &DocumentInfo<'_>, leaves: Leaves) -> Json {
     ObjectBuilder::new()
         .field("format_version", Json::str(FORMAT_VERSION))
         .nonempty_str("terraform_version", info.version)
         .nonempty("variables", variables_json(&plan.variables))
-        .field("planned_values", planned_values_json(plan))
-        .nonempty("resource_changes", resource_changes_json(plan))
+        .field("planned_values", planned_values_json(plan, leaves))
+        .nonempty("resource_changes", resource_changes_json(plan, leaves))
         .nonempty("output_changes", output_changes_json(plan))
         .opt("prior_state", prior_state_json(plan, info.version))
         .field("configuration", config_json::configuration(config))
@@ -103,7 +125,7 @@ fn variables_json(vars: &BTreeMap<String, Value>) -> Json {
 
 /// `resource_changes`, in the plan's order (sorted by address). Deleting a
 /// data resource is bookkeeping that jsonplan hides.
-pub fn resource_changes_json(plan: &Plan) -> Json {
+fn resource_changes_json(plan: &Plan, leaves: Leaves) -> Json {
     Json::Array(
         plan.resource_changes
             .iter()
@@ -111,7 +133,7 @@ pub fn resource_changes_json(plan: &Plan) -> Json {
                 !(rc.addr.resource.resource.mode == ResourceMode::Data
                     && rc.action == Action::Delete)
             })
-            .map(resource_change_json)
+            .map(|rc| leaves.hold(resource_change_json(rc)))
             .collect(),
     )
 }
@@ -210,10 +232,10 @@ fn index_json(key: &InstanceKey) -> Option<Json> {
 
 /// `planned_values`: the outputs and the module tree of planned resource
 /// values.
-fn planned_values_json(plan: &Plan) -> Json {
+fn planned_values_json(plan: &Plan, leaves: Leaves) -> Json {
     ObjectBuilder::new()
         .nonempty("outputs", planned_outputs_json(plan))
-        .field("root_module", planned_modules_json(plan))
+        .field("root_module", planned_modules_json(plan, leaves))
         .build()
 }
 
@@ -248,7 +270,7 @@ struct PlannedModule<'p> {
 
 /// The root module of `planned_values`: resources by address, and child
 /// module instances (also those holding only further modules) by address.
-fn planned_modules_json(plan: &Plan) -> Json {
+fn planned_modules_json(plan: &Plan, leaves: Leaves) -> Json {
     let mut root = PlannedModule::default();
     for rc in &plan.resource_changes {
         if rc.action == Action::Delete {
@@ -262,10 +284,10 @@ fn planned_modules_json(plan: &Plan) -> Json {
         }
         node.resources.push(rc);
     }
-    planned_module_json(&root, "")
+    planned_module_json(&root, "", leaves)
 }
 
-fn planned_module_json(m: &PlannedModule<'_>, address: &str) -> Json {
+fn planned_module_json(m: &PlannedModule<'_>, address: &str, leaves: Leaves) -> Json {
     let mut resources: Vec<(String, &ResourceInstanceChange)> = m
         .resources
         .iter()
@@ -276,13 +298,13 @@ fn planned_module_json(m: &PlannedModule<'_>, address: &str) -> Json {
     let resources = Json::Array(
         resources
             .iter()
-            .map(|(addr, rc)| planned_resource_json(addr, rc))
+            .map(|(addr, rc)| leaves.hold(planned_resource_json(addr, rc)))
             .collect(),
     );
     let children = Json::Array(
         m.children
             .iter()
-            .map(|(addr, child)| planned_module_json(child, addr))
+            .map(|(addr, child)| planned_module_json(child, addr, leaves))
             .collect(),
     );
     ObjectBuilder::new()
