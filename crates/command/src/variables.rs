@@ -216,6 +216,17 @@ pub fn collect_with_env(
     (out, diags)
 }
 
+/// `Deprecated variable used from the root module` for every deprecated
+/// root variable the user set (environment, files, flags, prompt): what
+/// `plan` reports (`internal/tofu/context_plan.go`).
+pub fn root_deprecation_warnings(module: &Module, vars: &RootVariables) -> Diagnostics {
+    tofu::deprecation::root_variable_warnings(
+        vars.set_by_user
+            .iter()
+            .filter_map(|name| module.variables.get(name)),
+    )
+}
+
 /// The variable's concrete type (`Dynamic` where none is known).
 fn decl_type(decl: &Variable) -> Type {
     decl.ty.clone().unwrap_or(Type::Dynamic)

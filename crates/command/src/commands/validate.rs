@@ -29,7 +29,14 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         }
     };
     let json = parsed.bool("json", false);
-    let view = View::new(parsed.bool("no-color", false));
+    let mut view = View::new(parsed.bool("no-color", false));
+    let (level, flag_diags) = deprecation_level(&parsed.all("deprecation"));
+    if flag_diags.has_errors() {
+        view.diagnostics(streams, &flag_diags, &tfdiags::SourceMap::new());
+        streams.eprint(&help_prompt("validate"));
+        return 1;
+    }
+    view.options.deprecation = level;
     let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
 
     let (root_call, var_diags) = root_static_call(&parsed.all("var"), false);
@@ -49,7 +56,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     // The graph walk needs a whole, well-formed tree: like OpenTofu, it
     // runs only once loading found no errors.
     if let (false, Some(config)) = (diags.has_errors(), &loaded.config) {
-        diags.append(tofu::validate(config));
+        diags.append(tofu::validate_with_causes(config));
     }
     if let (true, false, Some(config)) = (
         loaded_cleanly,
@@ -64,11 +71,12 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         streams.print(&tfdiags::validate_json(&diags, &sources));
         return if diags.has_errors() { 1 } else { 0 };
     }
+    let config = loaded.config.as_ref();
     if diags.has_errors() {
-        view.diagnostics(streams, &diags, &sources);
+        show_diagnostics(&view, streams, &diags, &sources, config);
         return 1;
     }
-    view.diagnostics(streams, &diags, &sources);
+    show_diagnostics(&view, streams, &diags, &sources, config);
     let message = if diags.is_empty() {
         SUCCESS
     } else {
@@ -76,6 +84,86 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     };
     streams.print(&view.success_line(message));
     0
+}
+
+/// `-deprecation=module:<level>` (`arguments.ViewOptions.Parse`): every
+/// value must start with `module:`; the last one wins; what follows the
+/// prefix is `all` (also empty or unknown), `local` or `none`.
+pub(crate) fn deprecation_level(
+    values: &[&str],
+) -> (tfdiags::DeprecationLevel, tfdiags::Diagnostics) {
+    let mut level = tfdiags::DeprecationLevel::All;
+    let mut diags = tfdiags::Diagnostics::new();
+    for value in values {
+        match value.strip_prefix("module:") {
+            Some(rest) => level = tfdiags::DeprecationLevel::parse(rest),
+            None => diags.push(tfdiags::Diagnostic::error_sourceless(
+                "Invalid argument",
+                format!(
+                    "Expected -deprecation prefix \"module:\", got {}",
+                    cty::format::go_quote(value)
+                ),
+            )),
+        }
+    }
+    (level, diags)
+}
+
+/// OpenTofu's `View.HelpPrompt`, after an argument error.
+pub(crate) fn help_prompt(command: &str) -> String {
+    format!("\nFor more help on using this command, run:\n  tofu-rs {command} -help\n")
+}
+
+/// The human view of `diags`, as [`View::diagnostics`] but knowing which
+/// modules are local for `-deprecation=module:local` (a module reached
+/// only through `./` and `../` sources).
+pub(crate) fn show_diagnostics(
+    view: &View,
+    streams: &mut Streams,
+    diags: &tfdiags::Diagnostics,
+    sources: &tfdiags::SourceMap,
+    config: Option<&configs::config::Config>,
+) {
+    let is_local = |cause: &tfdiags::DeprecationCause| {
+        config.is_none_or(|root| tofu::deprecation::is_local_module(root, cause))
+    };
+    for msg in tfdiags::render_diagnostics(diags, sources, &view.options, &is_local) {
+        match msg.stream {
+            tfdiags::Stream::Stderr => streams.eprint(&msg.text),
+            tfdiags::Stream::Stdout => streams.print(&msg.text),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tfdiags::DeprecationLevel;
+
+    #[test]
+    fn deprecation_flag_values() {
+        let level = |v: &[&str]| deprecation_level(v).0;
+        assert_eq!(level(&[]), DeprecationLevel::All);
+        assert_eq!(level(&["module:local"]), DeprecationLevel::Local);
+        assert_eq!(
+            level(&["module:none", "module:local"]),
+            DeprecationLevel::Local
+        );
+        assert_eq!(
+            level(&["module:local", "module:bogus"]),
+            DeprecationLevel::All
+        );
+        assert_eq!(level(&["module:"]), DeprecationLevel::All);
+        let (level, diags) = deprecation_level(&["local", "module:none"]);
+        assert_eq!(level, DeprecationLevel::None);
+        assert_eq!(diags.len(), 1);
+        let d = diags.iter().next().unwrap();
+        assert_eq!(d.summary, "Invalid argument");
+        assert_eq!(
+            d.detail,
+            "Expected -deprecation prefix \"module:\", got \"local\""
+        );
+    }
 }
 
 /// The quick checks of the test files, which live outside the graph: each
