@@ -434,6 +434,10 @@ impl Drop for InitLock {
         if let Some(l) = self.held.take() {
             let _ = std::fs::remove_file(l.path());
             drop(l);
+            // A run that wrote nothing else (e.g. -backend=false, no modules,
+            // no providers) leaves no `.terraform`, as OpenTofu does;
+            // `remove_dir` only removes an empty directory.
+            let _ = std::fs::remove_dir(data_dir());
         }
     }
 }

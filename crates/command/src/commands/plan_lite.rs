@@ -12,7 +12,7 @@ use tfdiags::{Diagnostics, SourceMap};
 
 use crate::commands::version::VERSION;
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config, root_static_call};
+use crate::loader::{load_config_without_tests, root_static_call};
 use crate::plan_render::{self, DocumentInfo, HumanOptions};
 use crate::variables::{self, Unset};
 use crate::view::{Streams, View};
@@ -40,20 +40,37 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         }
     };
     let json = parsed.bool("json", false);
-    let view = View::new(parsed.bool("no-color", false));
+    let mut view = View::new(parsed.bool("no-color", false));
+    let (level, flag_diags) = super::validate::deprecation_level(&parsed.all("deprecation"));
+    if flag_diags.has_errors() {
+        view.diagnostics(streams, &flag_diags, &SourceMap::new());
+        streams.eprint(&super::validate::help_prompt("plan-lite"));
+        return 1;
+    }
+    view.options.deprecation = level;
     let input = parsed.bool("input", true);
     let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
 
     let (root_call, var_diags) = root_static_call(&parsed.all("var"), input);
-    let loaded = load_config(Path::new(dir), &root_call);
+    let loaded = load_config_without_tests(Path::new(dir), &root_call);
     let mut diags = Diagnostics::new();
     diags.append(var_diags);
     diags.append(loaded.diags);
     let mut sources = loaded.sources;
     let Some(config) = loaded.config.filter(|_| !diags.has_errors()) else {
-        show(&view, json, streams, &diags, &sources);
+        show(&view, json, streams, &diags, &sources, None);
         return 1;
     };
+    // The backend must be as init recorded it (OpenTofu's "Backend
+    // initialization required" otherwise).
+    diags.append(crate::backend::check_initialized(
+        &config.module,
+        &crate::loader::data_dir(),
+    ));
+    if diags.has_errors() {
+        show(&view, json, streams, &diags, &sources, Some(&config));
+        return 1;
+    }
 
     let var_args: Vec<(&str, String)> = parsed
         .flags
@@ -68,14 +85,15 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     }
     diags.append(var_diags);
     if diags.has_errors() {
-        show(&view, json, streams, &diags, &sources);
+        show(&view, json, streams, &diags, &sources, Some(&config));
         return 1;
     }
+    diags.append(variables::root_deprecation_warnings(&config.module, &vars));
 
-    let (plan, plan_diags) = tofu::plan(&config, vars.values);
+    let (plan, plan_diags) = tofu::plan_with_causes(&config, vars.values);
     diags.append(plan_diags);
     let Some(plan) = plan.filter(|_| !diags.has_errors()) else {
-        show(&view, json, streams, &diags, &sources);
+        show(&view, json, streams, &diags, &sources, Some(&config));
         return 1;
     };
 
@@ -101,18 +119,27 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         streams.print(&plan_render::render_plan(&plan, &opts));
     }
     // Warnings follow the plan, as OpenTofu reports them after rendering.
-    show(&view, json, streams, &diags, &sources);
+    show(&view, json, streams, &diags, &sources, Some(&config));
     0
 }
 
 /// Diagnostics as the view shows them; with `-json` everything goes to
 /// stderr so that stdout holds only the document.
-fn show(view: &View, json: bool, streams: &mut Streams, diags: &Diagnostics, sources: &SourceMap) {
+fn show(
+    view: &View,
+    json: bool,
+    streams: &mut Streams,
+    diags: &Diagnostics,
+    sources: &SourceMap,
+    config: Option<&configs::config::Config>,
+) {
     if !json {
-        view.diagnostics(streams, diags, sources);
+        super::validate::show_diagnostics(view, streams, diags, sources, config);
         return;
     }
-    let is_local = |_: &tfdiags::DeprecationCause| true;
+    let is_local = |cause: &tfdiags::DeprecationCause| {
+        config.is_none_or(|root| tofu::deprecation::is_local_module(root, cause))
+    };
     for msg in tfdiags::render_diagnostics(diags, sources, &view.options, &is_local) {
         streams.eprint(&msg.text);
     }
