@@ -135,6 +135,32 @@ pub(crate) fn show_diagnostics(
     }
 }
 
+/// The quick checks of the test files, which live outside the graph: each
+/// file's and run's own rules, and the graph of each local module a run
+/// executes (once per source; a registry module is its author's to
+/// validate).
+fn validate_test_files(config: &configs::config::Config) -> tfdiags::Diagnostics {
+    let mut diags = tfdiags::Diagnostics::new();
+    let mut validated = std::collections::BTreeSet::new();
+    for file in config.module.tests.iter().flat_map(|t| t.values()) {
+        diags.append(file.validate());
+        for run in &file.runs {
+            let local = run
+                .module
+                .as_ref()
+                .and_then(|m| m.source.as_ref())
+                .filter(|s| matches!(s, addrs::ModuleSource::Local(_)));
+            if let (Some(source), Some(under_test)) = (local, &run.config_under_test) {
+                if validated.insert(source.to_string()) {
+                    diags.append(tofu::validate(under_test));
+                }
+            }
+            diags.append(run.validate());
+        }
+    }
+    diags
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,30 +190,4 @@ mod tests {
             "Expected -deprecation prefix \"module:\", got \"local\""
         );
     }
-}
-
-/// The quick checks of the test files, which live outside the graph: each
-/// file's and run's own rules, and the graph of each local module a run
-/// executes (once per source; a registry module is its author's to
-/// validate).
-fn validate_test_files(config: &configs::config::Config) -> tfdiags::Diagnostics {
-    let mut diags = tfdiags::Diagnostics::new();
-    let mut validated = std::collections::BTreeSet::new();
-    for file in config.module.tests.iter().flat_map(|t| t.values()) {
-        diags.append(file.validate());
-        for run in &file.runs {
-            let local = run
-                .module
-                .as_ref()
-                .and_then(|m| m.source.as_ref())
-                .filter(|s| matches!(s, addrs::ModuleSource::Local(_)));
-            if let (Some(source), Some(under_test)) = (local, &run.config_under_test) {
-                if validated.insert(source.to_string()) {
-                    diags.append(tofu::validate(under_test));
-                }
-            }
-            diags.append(run.validate());
-        }
-    }
-    diags
 }
