@@ -71,7 +71,7 @@ fn init_installs_git_tag_twice_from_one_fetch() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{stderr}");
     let expected = format!(
-        "Initializing modules...\nDownloading {src} for a...\n- a in .terraform/modules/a\n- w in wrap\nDownloading {src} for w.b...\n- w.b in .terraform/modules/w.b\n\nOpenTofu has been successfully initialized!\n"
+        "Initializing modules...\nDownloading {src} for a...\n- a in .terraform/modules/a\n- w in wrap\nDownloading {src} for w.b...\n- w.b in .terraform/modules/w.b\n\nInitializing provider plugins...\n\nOpenTofu has been successfully initialized!\n"
     );
     assert!(stdout.starts_with(&expected), "stdout:\n{stdout}");
     let manifest = std::fs::read_to_string(work.join(".terraform/modules/modules.json")).unwrap();
@@ -98,7 +98,7 @@ fn init_installs_git_tag_twice_from_one_fetch() {
     assert!(again.status.success());
     assert!(
         stdout
-            .starts_with("Initializing modules...\n\nOpenTofu has been successfully initialized!"),
+            .starts_with("Initializing modules...\n\nInitializing provider plugins...\n\nOpenTofu has been successfully initialized!"),
         "{stdout}"
     );
 
