@@ -226,7 +226,19 @@ pub fn load_config_without_tests(dir: &Path, root_call: &StaticModuleCall) -> Lo
 }
 
 fn load_config_tests(dir: &Path, root_call: &StaticModuleCall, tests: bool) -> Loaded {
-    let (root, mut diags) = load_root_with_call(dir, root_call);
+    let (root, diags) = load_root_with_call(dir, root_call);
+    build_from_root(root, diags, tests)
+}
+
+/// [`load_config_without_tests`] for a root module already read (by
+/// [`load_root_module`], to collect its variables first): the files are
+/// not parsed again.
+pub fn load_config_from_root(mut root: Module, root_call: &StaticModuleCall) -> Loaded {
+    let diags = root.with_static_call(root_call.clone());
+    build_from_root(Some(root), diags, false)
+}
+
+fn build_from_root(root: Option<Module>, mut diags: Diagnostics, tests: bool) -> Loaded {
     let root = root.map(|mut root| {
         if !tests {
             // build_config loads the root's test files unless told there are none.
@@ -387,12 +399,22 @@ pub fn root_static_call_for(
         work_dir,
         crate::variables::Unset::Unknown,
     );
-    // Only what the user set: static evaluation applies the defaults
-    // itself, and asks for (or reports) a required variable it needs.
+    (root_static_call_from(&collected, input), diags)
+}
+
+/// The root module's call from root variables already collected
+/// ([`crate::variables::collect`]): only what the user set (static
+/// evaluation applies the defaults itself, and asks for, or reports, a
+/// required variable it needs).
+pub fn root_static_call_from(
+    collected: &crate::variables::RootVariables,
+    input: bool,
+) -> StaticModuleCall {
     let values = collected
         .values
-        .into_iter()
-        .filter(|(name, _)| collected.set_by_user.contains(name))
+        .iter()
+        .filter(|(name, _)| collected.set_by_user.contains(*name))
+        .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     let workspace = std::env::var("TF_WORKSPACE")
         .ok()
@@ -402,5 +424,5 @@ pub fn root_static_call_for(
     if input && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         root_vars.prompt = Some(terminal_prompt());
     }
-    (StaticModuleCall::root(root_vars, ".", workspace), diags)
+    StaticModuleCall::root(root_vars, ".", workspace)
 }

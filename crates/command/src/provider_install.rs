@@ -175,15 +175,9 @@ fn error(summary: &str, detail: String) -> Diagnostic {
     Diagnostic::error_sourceless(summary, detail)
 }
 
-fn to_gp_constraints(c: &depsfile::VersionConstraints) -> getproviders::VersionConstraints {
-    getproviders::VersionConstraints::parse(&c.to_string())
-        .unwrap_or_else(|_| getproviders::VersionConstraints::any())
-}
-
-/// The lock file's entries as the installer takes them (`None` when the
-/// lock's version does not parse as an installer version).
+/// The lock file's entries as the installer takes them.
 fn locked_for(lock: &depsfile::ProviderLock) -> Option<getproviders::LockedProvider> {
-    let version = getproviders::Version::parse(&lock.version.to_string()).ok()?;
+    let version = lock.version.clone();
     let hashes = lock
         .hashes
         .iter()
@@ -255,7 +249,7 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
     // as it starts each query.
     let mut tasks = Vec::new();
     for (provider, constraints) in &reqs {
-        let gp_constraints = to_gp_constraints(constraints);
+        let gp_constraints = constraints.clone();
         if let Some(verdict) = built_in_provider_check(provider, &gp_constraints) {
             match verdict {
                 Ok(()) => out.stdout.push(format!(
@@ -472,12 +466,9 @@ fn set_lock(
     constraints: &depsfile::VersionConstraints,
     hashes: Vec<String>,
 ) {
-    let Ok(v) = depsfile::Version::parse(&version.to_string()) else {
-        return;
-    };
     locks.set_provider(depsfile::ProviderLock::new(
         provider.clone(),
-        v,
+        version.clone(),
         constraints.clone(),
         hashes,
     ));

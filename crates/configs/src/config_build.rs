@@ -87,6 +87,28 @@ pub trait ModuleWalker: Sync {
     }
 }
 
+/// A walker that loads local (`./`, `../`) sources straight from disk,
+/// relative to the calling module, without `init`: for library users and
+/// tests that work on a source tree. Any other source is left unloaded
+/// (no diagnostic: installing it is `init`'s business).
+pub struct LocalSourceWalker;
+
+impl ModuleWalker for LocalSourceWalker {
+    fn load_module(&self, req: &ModuleRequest<'_>) -> (Option<LoadedModule>, Diagnostics) {
+        let Some(ModuleSource::Local(rel)) = req.source_addr else {
+            return (None, Vec::new());
+        };
+        let dir = req.parent_dir.join(rel);
+        let (module, diags) = crate::module::load_module_dir(&dir);
+        let loaded = module.map(|module| LoadedModule {
+            module,
+            dir,
+            version: None,
+        });
+        (loaded, diags)
+    }
+}
+
 /// A walker that refuses every call (`DisabledModuleWalker`): for loading
 /// a single module where child modules make no sense.
 pub struct DisabledModuleWalker;

@@ -141,7 +141,7 @@ impl Config {
                 ));
                 continue;
             };
-            if constraints.allows(&lock.version) {
+            if constraints.allowed(&lock.version) {
                 continue;
             }
             // A changed constraint is the likely cause; otherwise the lock
@@ -316,7 +316,7 @@ fn add_constraints(
         return;
     }
     match VersionConstraints::parse(&constraints.to_string()) {
-        Ok(c) => entry.merge(&c),
+        Ok(c) => entry.extend(&c),
         Err(e) => diags.push(Diagnostic::error(
             "Invalid version constraint",
             format!("Incorrect version constraint syntax: {e}."),

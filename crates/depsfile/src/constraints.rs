@@ -1,141 +1,137 @@
-//! Provider version constraints (`getproviders.VersionConstraints`): the
-//! Ruby-style syntax of `required_providers` (`">= 1.0, ~> 1.2"`) parsed as
-//! go-versions does, the canonical string OpenTofu writes to the lock file
-//! and prints (`VersionConstraintsString`), and which versions they allow.
+//! Provider version constraints: go-versions' "Ruby-style" multi
+//! constraints (`>= 1.0, ~> 2.1, != 1.3`) as OpenTofu's
+//! `getproviders.ParseVersionConstraints` reads them, the set of versions
+//! they allow (`versions.MeetingConstraints`), the newest requested
+//! version (`RequestedByConstraints`: prereleases only when pinned) and
+//! the canonical string the lock file stores (`VersionConstraintsString`).
 
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::constraint_scan::{scan_constraint, NUM_NAMES};
-use crate::version::{extra_less_than, is_wildcard, Version};
+use crate::version::{is_wildcard, parse_num, Version};
+use crate::version_scan::{scan_constraint, WILDCARD_NAMES};
 
-/// One number of a constraint's boundary: given, or left out (`~> 2` leaves
-/// minor and patch unconstrained).
+/// A constraint operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum NumConstraint {
-    Num(u64),
-    Unconstrained,
-}
-
-impl NumConstraint {
-    fn or_zero(self) -> u64 {
-        match self {
-            NumConstraint::Num(n) => n,
-            NumConstraint::Unconstrained => 0,
-        }
-    }
-}
-
-/// The boundary version of a constraint.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct VersionSpec {
-    pub major: NumConstraint,
-    pub minor: NumConstraint,
-    pub patch: NumConstraint,
-    pub prerelease: String,
-    pub metadata: String,
-}
-
-impl VersionSpec {
-    /// `ConstrainToZero`: unconstrained numbers read as zero.
-    pub fn constrain_to_zero(&self) -> Version {
-        Version {
-            major: self.major.or_zero(),
-            minor: self.minor.or_zero(),
-            patch: self.patch.or_zero(),
-            prerelease: self.prerelease.clone(),
-            metadata: self.metadata.clone(),
-        }
-    }
-}
-
-/// A constraint operator. `~>` is two operators, told apart by how many
-/// numbers follow it: `~> 1.2` allows new minor versions, `~> 1.2.3` only
-/// new patch versions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Operator {
+pub enum ConstraintOp {
     Equal,
     NotEqual,
     GreaterThan,
     GreaterThanOrEqual,
     LessThan,
     LessThanOrEqual,
-    /// `~> 1.2.3`
-    PessimisticPatch,
-    /// `~> 1.2`, `~> 1`
+    /// `~> 1.2` / `~> 1`: same major version.
     PessimisticMinor,
+    /// `~> 1.2.3`: same major and minor version.
+    PessimisticPatch,
 }
 
-impl Operator {
-    /// The order OpenTofu sorts operators on the same boundary in
-    /// (`versionSelectionsBoundaryPriority`): lower bounds first.
-    fn priority(self) -> u8 {
+impl ConstraintOp {
+    /// OpenTofu's display order: lower bounds first, upper bounds last.
+    fn display_priority(self) -> u8 {
         match self {
-            Operator::GreaterThan => 1,
-            Operator::GreaterThanOrEqual => 2,
-            Operator::Equal => 3,
-            Operator::PessimisticPatch => 4,
-            Operator::PessimisticMinor => 5,
-            Operator::LessThanOrEqual => 6,
-            Operator::LessThan => 7,
-            Operator::NotEqual => 8,
+            ConstraintOp::GreaterThan => 1,
+            ConstraintOp::GreaterThanOrEqual => 2,
+            ConstraintOp::Equal => 3,
+            ConstraintOp::PessimisticPatch => 4,
+            ConstraintOp::PessimisticMinor => 5,
+            ConstraintOp::LessThanOrEqual => 6,
+            ConstraintOp::LessThan => 7,
+            ConstraintOp::NotEqual => 8,
+        }
+    }
+
+    fn symbol(self) -> &'static str {
+        match self {
+            ConstraintOp::GreaterThan => "> ",
+            ConstraintOp::LessThan => "< ",
+            ConstraintOp::GreaterThanOrEqual => ">= ",
+            ConstraintOp::PessimisticMinor | ConstraintOp::PessimisticPatch => "~> ",
+            ConstraintOp::LessThanOrEqual => "<= ",
+            ConstraintOp::Equal => "",
+            ConstraintOp::NotEqual => "!= ",
         }
     }
 }
 
-/// One constraint: an operator applied to a boundary version.
+/// One `op version` term. Missing version parts are `None` as written
+/// (`>= 2` leaves minor and patch unconstrained); they count as zero.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Selection {
-    pub operator: Operator,
-    pub boundary: VersionSpec,
+    pub op: ConstraintOp,
+    pub nums: [Option<u64>; 3],
+    pub prerelease: String,
+    pub metadata: String,
 }
 
 impl Selection {
-    /// Whether `v` meets this constraint (`versions.MeetingConstraints`).
+    /// The boundary with unconstrained parts as zero (`ConstrainToZero`).
+    pub fn boundary(&self) -> Version {
+        Version {
+            major: self.nums[0].unwrap_or(0),
+            minor: self.nums[1].unwrap_or(0),
+            patch: self.nums[2].unwrap_or(0),
+            prerelease: self.prerelease.clone(),
+            metadata: self.metadata.clone(),
+        }
+    }
+
+    /// Whether `v` is in the set this term allows (`MeetingConstraints`).
     pub fn allows(&self, v: &Version) -> bool {
-        let mut lower = self.boundary.constrain_to_zero();
-        if !matches!(self.operator, Operator::Equal | Operator::NotEqual) {
+        let mut lower = self.boundary();
+        if !matches!(self.op, ConstraintOp::Equal | ConstraintOp::NotEqual) {
             // Metadata only counts for exact matches.
             lower.metadata.clear();
         }
-        let cmp = v.precedence(&lower);
-        match self.operator {
-            Operator::Equal => *v == lower,
-            Operator::NotEqual => *v != lower,
-            Operator::GreaterThan => cmp == Ordering::Greater,
-            Operator::GreaterThanOrEqual => cmp != Ordering::Less,
-            Operator::LessThan => cmp == Ordering::Less,
-            Operator::LessThanOrEqual => cmp != Ordering::Greater,
-            Operator::PessimisticMinor | Operator::PessimisticPatch => {
-                let mut upper = lower.clone();
-                if self.operator == Operator::PessimisticMinor {
-                    upper.major += 1;
-                    upper.minor = 0;
-                } else {
-                    upper.minor += 1;
-                }
-                upper.patch = 0;
-                upper.prerelease.clear();
-                cmp != Ordering::Less && v.precedence(&upper) == Ordering::Less
+        let cmp = v.precedence_cmp(&lower);
+        match self.op {
+            ConstraintOp::Equal => *v == lower,
+            ConstraintOp::NotEqual => *v != lower,
+            ConstraintOp::GreaterThan => cmp == Ordering::Greater,
+            ConstraintOp::GreaterThanOrEqual => cmp != Ordering::Less,
+            ConstraintOp::LessThan => cmp == Ordering::Less,
+            ConstraintOp::LessThanOrEqual => cmp != Ordering::Greater,
+            ConstraintOp::PessimisticMinor => {
+                let upper = Version::new(lower.major + 1, 0, 0);
+                cmp != Ordering::Less && v.precedence_cmp(&upper) == Ordering::Less
             }
+            ConstraintOp::PessimisticPatch => {
+                let upper = Version::new(lower.major, lower.minor + 1, 0);
+                cmp != Ordering::Less && v.precedence_cmp(&upper) == Ordering::Less
+            }
+        }
+    }
+
+    fn normalized(&self) -> Selection {
+        Selection {
+            nums: [
+                Some(self.nums[0].unwrap_or(0)),
+                Some(self.nums[1].unwrap_or(0)),
+                Some(self.nums[2].unwrap_or(0)),
+            ],
+            ..self.clone()
         }
     }
 }
 
-/// Constraints that must all hold. Empty means any version.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct VersionConstraints(pub Vec<Selection>);
+/// An intersection of terms; empty allows every version.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct VersionConstraints {
+    pub selections: Vec<Selection>,
+}
 
 impl VersionConstraints {
-    /// `getproviders.ParseVersionConstraints` (`ParseRubyStyleMulti`): one
-    /// or more comma-separated constraints. The error is go-versions'
-    /// message (`invalid specification "=> 1": invalid constraint operator
-    /// "=>"; did you mean ">="?`).
+    /// No constraint: any version.
+    pub fn any() -> VersionConstraints {
+        VersionConstraints::default()
+    }
+
+    /// `constraints.ParseRubyStyleMulti`, with its error messages.
     pub fn parse(s: &str) -> Result<VersionConstraints, String> {
-        let mut out = Vec::new();
+        let mut selections = Vec::new();
         let mut remain = s.trim();
         while !remain.is_empty() {
-            let (sel, new_remain) = parse_ruby_style(remain);
+            let (sel, new_remain) = parse_one(remain);
             let consumed = &remain[..remain.len() - new_remain.len()];
             let sel = sel
                 .map_err(|e| format!("invalid specification {}: {e}", addrs::go_quote(consumed)))?;
@@ -143,116 +139,74 @@ impl VersionConstraints {
             if !remain.is_empty() {
                 if remain.starts_with('v') {
                     return Err(
-                        r#"a "v" prefix should not be used when specifying versions"#.into(),
+                        r#"a "v" prefix should not be used when specifying versions"#.to_string(),
                     );
                 }
-                let Some(rest) = remain.strip_prefix(',') else {
+                let Some(after) = remain.strip_prefix(',') else {
                     return Err(format!("missing comma after {}", addrs::go_quote(consumed)));
                 };
-                remain = rest.trim();
+                remain = after.trim();
             }
-            out.push(sel);
+            selections.push(sel);
         }
-        Ok(VersionConstraints(out))
+        Ok(VersionConstraints { selections })
     }
 
-    /// Whether every constraint allows `v`.
-    pub fn allows(&self, v: &Version) -> bool {
-        self.0.iter().all(|s| s.allows(v))
-    }
-
+    /// Whether no term was given.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.selections.is_empty()
     }
 
-    /// These constraints and `other`'s, all of which must hold (what
-    /// OpenTofu does when two modules constrain the same provider).
-    pub fn merge(&mut self, other: &VersionConstraints) {
-        self.0.extend(other.0.iter().cloned());
+    /// Adds the terms of `other` (`Requirements.Merge`).
+    pub fn extend(&mut self, other: &VersionConstraints) {
+        self.selections.extend(other.selections.iter().cloned());
+    }
+
+    /// Whether every term allows `v` (OpenTofu's `MeetingConstraints(..).Has`,
+    /// which is what it checks a locked version against).
+    pub fn allowed(&self, v: &Version) -> bool {
+        self.selections.iter().all(|s| s.allows(v))
+    }
+
+    /// Whether `v` may be chosen when selecting the newest version
+    /// (go-versions' `RequestedByConstraints`): allowed, and a release
+    /// unless an exact `=` term makes the allowed set finite.
+    pub fn requested(&self, v: &Version) -> bool {
+        if !self.allowed(v) {
+            return false;
+        }
+        !v.is_prerelease() || self.selections.iter().any(|s| s.op == ConstraintOp::Equal)
+    }
+
+    /// The newest version in `available` this constraint requests.
+    pub fn newest_allowed<'a>(&self, available: &'a [Version]) -> Option<&'a Version> {
+        available
+            .iter()
+            .filter(|v| self.requested(v))
+            .max_by(|a, b| a.precedence_cmp(b))
     }
 }
 
-/// `getproviders.VersionConstraintsString`: deduplicated, sorted by
-/// boundary then operator, omitted numbers written as zero, `~> 1.2` kept
-/// to two numbers. This is the normal form the lock file requires.
-impl fmt::Display for VersionConstraints {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut sels: Vec<(Operator, Version)> = Vec::new();
-        for s in &self.0 {
-            let item = (s.operator, s.boundary.constrain_to_zero());
-            if !sels.contains(&item) {
-                sels.push(item);
-            }
-        }
-        sels.sort_by(|(op_a, a), (op_b, b)| {
-            boundary_order(a, b).then(op_a.priority().cmp(&op_b.priority()))
-        });
-        for (i, (op, v)) in sels.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            f.write_str(match op {
-                Operator::GreaterThan => "> ",
-                Operator::LessThan => "< ",
-                Operator::GreaterThanOrEqual => ">= ",
-                Operator::PessimisticPatch | Operator::PessimisticMinor => "~> ",
-                Operator::LessThanOrEqual => "<= ",
-                Operator::Equal => "",
-                Operator::NotEqual => "!= ",
-            })?;
-            if *op == Operator::PessimisticMinor {
-                write!(f, "{}.{}", v.major, v.minor)?;
-            } else {
-                write!(f, "{}.{}.{}", v.major, v.minor, v.patch)?;
-            }
-            if !v.prerelease.is_empty() {
-                write!(f, "-{}", v.prerelease)?;
-            }
-            if !v.metadata.is_empty() {
-                write!(f, "+{}", v.metadata)?;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// `versionSelectionBoundaryCompare`: precedence, then metadata so that
-/// the order is total.
-fn boundary_order(a: &Version, b: &Version) -> Ordering {
-    if a.same(b) {
-        if a.metadata == b.metadata {
-            Ordering::Equal
-        } else if extra_less_than(&a.metadata, &b.metadata) {
-            Ordering::Less
-        } else {
-            Ordering::Greater
-        }
-    } else {
-        a.precedence(b)
-    }
-}
-
-/// `parseRubyStyle`: one constraint from the start of `s`, and the rest.
-fn parse_ruby_style(s: &str) -> (Result<Selection, String>, &str) {
+fn parse_one(s: &str) -> (Result<Selection, String>, &str) {
     let (raw, remain) = scan_constraint(s);
-    let operator = match raw.op {
-        "=" | "" => Operator::Equal,
-        "!=" => Operator::NotEqual,
-        ">" => Operator::GreaterThan,
-        ">=" => Operator::GreaterThanOrEqual,
-        "<" => Operator::LessThan,
-        "<=" => Operator::LessThanOrEqual,
-        "~>" if raw.num_count == 3 => Operator::PessimisticPatch,
-        "~>" => Operator::PessimisticMinor,
+    let op = match raw.op.as_str() {
+        "=" | "" => ConstraintOp::Equal,
+        "!=" => ConstraintOp::NotEqual,
+        ">" => ConstraintOp::GreaterThan,
+        ">=" => ConstraintOp::GreaterThanOrEqual,
+        "<" => ConstraintOp::LessThan,
+        "<=" => ConstraintOp::LessThanOrEqual,
+        "~>" if raw.num_count == 3 => ConstraintOp::PessimisticPatch,
+        "~>" => ConstraintOp::PessimisticMinor,
         "=<" => {
             return (
-                Err(r#"invalid constraint operator "=<"; did you mean "<="?"#.into()),
+                Err(r#"invalid constraint operator "=<"; did you mean "<="?"#.to_string()),
                 remain,
             )
         }
         "=>" => {
             return (
-                Err(r#"invalid constraint operator "=>"; did you mean ">="?"#.into()),
+                Err(r#"invalid constraint operator "=>"; did you mean ">="?"#.to_string()),
                 remain,
             )
         }
@@ -266,60 +220,212 @@ fn parse_ruby_style(s: &str) -> (Result<Selection, String>, &str) {
             )
         }
     };
-    match raw.sep {
+    let err = |m: String| (Err(m), remain);
+    match raw.sep.as_str() {
         "" => {}
         " " if !raw.op.is_empty() => {}
-        sep => {
-            let msg = if sep.contains('v') {
-                r#"a "v" prefix should not be used when specifying versions"#.to_string()
-            } else if raw.op.is_empty() {
-                "extraneous spaces at start of specification".to_string()
-            } else {
-                format!(
-                    "only one space is expected after the operator {}",
-                    addrs::go_quote(raw.op)
-                )
-            };
-            return (Err(msg), remain);
+        " " => return err("extraneous spaces at start of specification".to_string()),
+        sep if sep.contains('v') => {
+            return err(r#"a "v" prefix should not be used when specifying versions"#.to_string())
+        }
+        _ if raw.op.is_empty() => {
+            return err("extraneous spaces at start of specification".to_string())
+        }
+        _ => {
+            return err(format!(
+                "only one space is expected after the operator {}",
+                addrs::go_quote(&raw.op)
+            ))
         }
     }
     if raw.num_count > 3 {
-        return (
-            Err("too many numbered portions; only three are allowed (major, minor, patch)".into()),
-            remain,
+        return err(
+            "too many numbered portions; only three are allowed (major, minor, patch)".to_string(),
         );
     }
+    let mut nums = [None; 3];
     for (i, n) in raw.nums.iter().enumerate() {
         if is_wildcard(n) {
-            return (
-                Err(format!(
-                    "can't use wildcard for {} number; omit segments that should be unconstrained",
-                    NUM_NAMES[i]
-                )),
-                remain,
-            );
+            return err(format!(
+                "can't use wildcard for {} number; omit segments that should be unconstrained",
+                WILDCARD_NAMES[i]
+            ));
+        }
+        match parse_num(n) {
+            Ok(v) => nums[i] = Some(v),
+            Err(e) => return err(e),
         }
     }
-    let mut raw = raw;
     if !raw.pre.is_empty() || !raw.meta.is_empty() {
-        // A prerelease or metadata pins the omitted numbers to zero.
-        for n in raw.nums.iter_mut() {
-            if n.is_empty() {
-                *n = "0";
-            }
+        for n in &mut nums {
+            n.get_or_insert(0);
         }
     }
     (
         Ok(Selection {
-            operator,
-            boundary: raw.version_spec(),
+            op,
+            nums,
+            prerelease: raw.pre,
+            metadata: raw.meta,
         }),
         remain,
     )
 }
 
+/// `getproviders.VersionConstraintsString`: deduplicated, sorted, and
+/// written in the canonical form the dependency lock file requires.
+impl fmt::Display for VersionConstraints {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut sels: Vec<Selection> = Vec::new();
+        for s in &self.selections {
+            let n = s.normalized();
+            if !sels.contains(&n) {
+                sels.push(n);
+            }
+        }
+        sels.sort_by(|a, b| {
+            let (av, bv) = (a.boundary(), b.boundary());
+            let by_boundary = if av.same(&bv) {
+                av.metadata.cmp(&bv.metadata)
+            } else {
+                av.precedence_cmp(&bv)
+            };
+            by_boundary.then(a.op.display_priority().cmp(&b.op.display_priority()))
+        });
+        for (i, s) in sels.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            let b = s.boundary();
+            f.write_str(s.op.symbol())?;
+            if s.op == ConstraintOp::PessimisticMinor {
+                write!(f, "{}.{}", b.major, b.minor)?;
+            } else {
+                write!(f, "{}.{}.{}", b.major, b.minor, b.patch)?;
+            }
+            if !b.prerelease.is_empty() {
+                write!(f, "-{}", b.prerelease)?;
+            }
+            if !b.metadata.is_empty() {
+                write!(f, "+{}", b.metadata)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Version {
+        Version::parse(s).unwrap()
+    }
+
+    #[test]
+    fn allowed_sets() {
+        let cases: &[(&str, &[&str], &[&str])] = &[
+            (">= 1.0, < 2", &["1.0.0", "1.9.9"], &["0.9.0", "2.0.0"]),
+            ("~> 2.1", &["2.1.0", "2.9.0"], &["2.0.9", "3.0.0"]),
+            ("~> 2.1.3", &["2.1.3", "2.1.9"], &["2.2.0", "2.1.2"]),
+            ("~> 2", &["2.0.0", "2.5.0"], &["3.0.0", "1.9.0"]),
+            ("!= 1.3", &["1.2.0", "1.3.1"], &["1.3.0"]),
+            ("1.2", &["1.2.0"], &["1.2.1"]),
+            ("= 1.0.0+abc", &["1.0.0+abc"], &["1.0.0", "1.0.0+def"]),
+            ("> 1.0.0+abc", &["1.0.1"], &["1.0.0+def"]),
+            ("", &["0.0.1", "9.9.9"], &[]),
+        ];
+        for (c, yes, no) in cases {
+            let vc = VersionConstraints::parse(c).unwrap();
+            for y in *yes {
+                assert!(vc.allowed(&v(y)), "{c} should allow {y}");
+            }
+            for n in *no {
+                assert!(!vc.allowed(&v(n)), "{c} should not allow {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn newest_ignores_prereleases_unless_pinned() {
+        let avail: Vec<Version> = ["1.0.0", "1.1.0", "2.0.0-beta1", "1.2.0-rc1"]
+            .iter()
+            .map(|s| v(s))
+            .collect();
+        let pick = |c: &str| {
+            VersionConstraints::parse(c)
+                .unwrap()
+                .newest_allowed(&avail)
+                .map(|v| v.to_string())
+        };
+        assert_eq!(pick(">= 1.0").as_deref(), Some("1.1.0"));
+        assert_eq!(pick("").as_deref(), Some("1.1.0"));
+        assert_eq!(pick("2.0.0-beta1").as_deref(), Some("2.0.0-beta1"));
+        assert_eq!(pick("= 1.2.0-rc1, >= 1.0").as_deref(), Some("1.2.0-rc1"));
+        assert_eq!(pick("> 5"), None);
+    }
+
+    #[test]
+    fn parse_errors() {
+        for (c, want) in [
+            (
+                "=> 1.0",
+                r#"invalid specification "=> 1.0": invalid constraint operator "=>"; did you mean ">="?"#,
+            ),
+            (
+                "=< 1.0",
+                r#"invalid specification "=< 1.0": invalid constraint operator "=<"; did you mean "<="?"#,
+            ),
+            (
+                ">= v1.0",
+                r#"invalid specification ">= v1.0": a "v" prefix should not be used when specifying versions"#,
+            ),
+            (
+                ">=  1.0",
+                r#"invalid specification ">=  1.0": only one space is expected after the operator ">=""#,
+            ),
+            (
+                "1.*",
+                r#"invalid specification "1.*": can't use wildcard for minor number; omit segments that should be unconstrained"#,
+            ),
+            (
+                "1.0.0.1",
+                r#"invalid specification "1.0.0.1": too many numbered portions; only three are allowed (major, minor, patch)"#,
+            ),
+            (">= 1.0 < 2.0", r#"missing comma after ">= 1.0""#),
+            (
+                "~ 1.0",
+                r#"invalid specification "~ 1.0": invalid constraint operator "~""#,
+            ),
+        ] {
+            assert_eq!(VersionConstraints::parse(c).unwrap_err(), want, "{c}");
+        }
+    }
+
+    #[test]
+    fn canonical_string() {
+        for (c, want) in [
+            ("< 2, >= 1.0", ">= 1.0.0, < 2.0.0"),
+            ("~> 2", "~> 2.0"),
+            ("~> 2.1, ~> 2.1.0", "~> 2.1.0, ~> 2.1"),
+            (">= 2.0, >= 2.0.0, 1.2.3", "1.2.3, >= 2.0.0"),
+            ("!= 1.3, > 1.0", "> 1.0.0, != 1.3.0"),
+            ("1.0.0-beta", "1.0.0-beta"),
+            ("", ""),
+        ] {
+            assert_eq!(
+                VersionConstraints::parse(c).unwrap().to_string(),
+                want,
+                "{c}"
+            );
+        }
+    }
+}
+
+/// The lock file's own cases (written for the lock-file reader before the
+/// two copies of these types were merged).
+#[cfg(test)]
+mod lock_file_cases {
     use super::*;
 
     fn canon(s: &str) -> String {
@@ -414,7 +520,7 @@ mod tests {
         for (c, v, want) in cases {
             let got = VersionConstraints::parse(c)
                 .unwrap()
-                .allows(&Version::parse(v).unwrap());
+                .allowed(&Version::parse(v).unwrap());
             assert_eq!(got, want, "{c} vs {v}");
         }
     }

@@ -10,15 +10,15 @@
 //! downloads or hashing packages (the installer computes hashes and hands
 //! them here as strings).
 
-mod constraint_scan;
 pub mod constraints;
 mod decode;
 mod encode;
 pub mod hash;
 mod locks;
 pub mod version;
+mod version_scan;
 
-pub use constraints::{Operator, Selection, VersionConstraints, VersionSpec};
+pub use constraints::{ConstraintOp, Selection, VersionConstraints};
 pub use decode::{
     load_locks_from_bytes, load_locks_from_file, load_locks_if_present, TOFU_VERSION,
 };

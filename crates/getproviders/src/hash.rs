@@ -22,12 +22,7 @@ pub struct Hash(String);
 impl Hash {
     /// `ParseHash`: anything with a non-empty scheme before a colon.
     pub fn parse(s: &str) -> Result<Hash, String> {
-        match s.find(':') {
-            Some(i) if i >= 1 => Ok(Hash(s.to_string())),
-            _ => {
-                Err("hash string must start with a scheme keyword followed by a colon".to_string())
-            }
-        }
+        depsfile::hash::parse_hash(s).map(|h| Hash(h.to_string()))
     }
 
     /// `zh:` from a SHA-256 sum.

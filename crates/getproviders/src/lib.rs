@@ -13,7 +13,6 @@
 
 mod auth;
 mod cache;
-mod constraints;
 mod errors;
 mod hash;
 mod http;
@@ -31,8 +30,6 @@ mod source;
 #[cfg(feature = "test-support")]
 pub mod testing;
 mod unzip;
-mod version;
-mod version_scan;
 
 pub use auth::{
     should_enforce_gpg_validation, sums_document_hashes, AuthResult, AuthSummary, HashDisposition,
@@ -40,7 +37,12 @@ pub use auth::{
     ENFORCE_GPG_VALIDATION_ENV,
 };
 pub use cache::{CacheOutcome, PluginCache};
-pub use constraints::{ConstraintOp, Selection, VersionConstraints};
+// Provider versions and constraints live with the lock file that records
+// them; re-exported so installer users need one import.
+pub use depsfile::constraints;
+pub use depsfile::version;
+pub use depsfile::Version;
+pub use depsfile::{ConstraintOp, Selection, VersionConstraints};
 pub use errors::SourceError;
 pub use hash::{
     hash_matches, hash_v1_zip_reader, hex_lower, package_hash_legacy_zip, package_hash_v1,
@@ -70,4 +72,3 @@ pub use registry_source::{RegistrySource, PROVIDERS_SERVICE_ID};
 pub use signature::find_signing_key;
 pub use source::{Source, Warnings};
 pub use unzip::unpack_zip;
-pub use version::Version;

@@ -8,30 +8,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use addrs::ModuleSource;
-use configs::config_build::{build_config, LoadedModule, ModuleRequest, ModuleWalker};
+use configs::config_build::{build_config, LocalSourceWalker};
 use configs::module::load_module_dir;
-use hclsyntax::Diagnostics;
-
-struct LocalWalker;
-
-impl ModuleWalker for LocalWalker {
-    fn load_module(&self, req: &ModuleRequest<'_>) -> (Option<LoadedModule>, Diagnostics) {
-        let Some(ModuleSource::Local(rel)) = req.source_addr else {
-            return (None, Vec::new());
-        };
-        let dir = req.parent_dir.join(rel);
-        let (module, diags) = load_module_dir(&dir);
-        (
-            module.map(|module| LoadedModule {
-                module,
-                dir,
-                version: None,
-            }),
-            diags,
-        )
-    }
-}
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -46,7 +24,7 @@ fn main() {
         eprintln!("{diags:?}");
         std::process::exit(1);
     };
-    let (cfg, _) = build_config(module, &LocalWalker);
+    let (cfg, _) = build_config(module, &LocalSourceWalker);
     let loaded = start.elapsed();
     let start = Instant::now();
     if validate {

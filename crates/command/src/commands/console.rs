@@ -16,7 +16,7 @@ use lang::funcs::typeconv::TYPE_TYPE_MARK;
 use tfdiags::{Diagnostic, Diagnostics, SourceMap};
 
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config_without_tests, load_root_module, root_static_call_for};
+use crate::loader::{load_config_from_root, load_root_module, root_static_call_from};
 use crate::root_eval::function_table;
 use crate::variables::{self, Unset};
 use crate::view::{Streams, View};
@@ -84,8 +84,8 @@ pub fn run_with_input(args: &[String], input: &mut dyn BufRead, streams: &mut St
     // The whole tree (installed modules included), evaluated as a plan
     // would be: module outputs and resource arguments known before apply
     // are known here; what cannot be known stays unknown.
-    let (root_call, _) = root_static_call_for(&module, &parsed.flags, Path::new("."), false);
-    let loaded = load_config_without_tests(Path::new(dir), &root_call);
+    let root_call = root_static_call_from(&vars, false);
+    let loaded = load_config_from_root(module, &root_call);
     diags.append(loaded.diags);
     for f in loaded.sources.iter() {
         sources.insert(f.clone());

@@ -12,7 +12,7 @@ use tfdiags::{Diagnostics, SourceMap};
 
 use crate::commands::version::VERSION;
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config_without_tests, root_static_call};
+use crate::loader::{load_config_from_root, load_root_module, root_static_call_from};
 use crate::plan_render::{self, DocumentInfo, HumanOptions};
 use crate::variables::{self, Unset};
 use crate::view::{Streams, View};
@@ -51,12 +51,27 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     let input = parsed.bool("input", true);
     let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
 
-    let (root_call, var_diags) = root_static_call(&parsed.all("var"), input);
-    let loaded = load_config_without_tests(Path::new(dir), &root_call);
-    let mut diags = Diagnostics::new();
-    diags.append(var_diags);
+    // The root module is read once: its variables are collected from it
+    // (defaults, TF_VAR_*, tfvars files, -var, -var-file) and the same
+    // values drive static evaluation (module sources) and the plan.
+    let (root, mut diags, mut sources) = load_root_module(Path::new(dir));
+    let Some(root) = root.filter(|_| !diags.has_errors()) else {
+        show(&view, json, streams, &diags, &sources, None);
+        return 1;
+    };
+    let var_args: Vec<(&str, String)> = parsed
+        .flags
+        .iter()
+        .filter(|(n, _)| *n == "var" || *n == "var-file")
+        .map(|(n, v)| (*n, v.clone()))
+        .collect();
+    let (vars, var_diags) = variables::collect(&root, &var_args, Path::new("."), Unset::Error);
+    let root_call = root_static_call_from(&vars, input);
+    let loaded = load_config_from_root(root, &root_call);
     diags.append(loaded.diags);
-    let mut sources = loaded.sources;
+    for f in loaded.sources.iter().chain(&vars.files) {
+        sources.insert(f.clone());
+    }
     let Some(config) = loaded.config.filter(|_| !diags.has_errors()) else {
         show(&view, json, streams, &diags, &sources, None);
         return 1;
@@ -70,18 +85,6 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     if diags.has_errors() {
         show(&view, json, streams, &diags, &sources, Some(&config));
         return 1;
-    }
-
-    let var_args: Vec<(&str, String)> = parsed
-        .flags
-        .iter()
-        .filter(|(n, _)| *n == "var" || *n == "var-file")
-        .map(|(n, v)| (*n, v.clone()))
-        .collect();
-    let (vars, var_diags) =
-        variables::collect(&config.module, &var_args, Path::new("."), Unset::Error);
-    for f in &vars.files {
-        sources.insert(f.clone());
     }
     diags.append(var_diags);
     if diags.has_errors() {

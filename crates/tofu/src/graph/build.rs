@@ -9,7 +9,7 @@ use hclsyntax::Traversal;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::references::{body_traversals, dependencies_of_refs, expr_traversals, references_in};
-use super::{Node, NodeKind};
+use super::{CallArguments, Node, NodeKind};
 
 /// The graph: an edge `a → b` means `b` needs `a`'s value first.
 pub struct Graph {
@@ -30,6 +30,11 @@ impl Graph {
 
 /// One node per object of every module in the tree, with its dependencies.
 pub fn build_graph(root: &Config) -> Graph {
+    build_graph_with(root, &CallArguments::new(root))
+}
+
+/// [`build_graph`] with the call arguments already decoded.
+pub fn build_graph_with(root: &Config, call_args: &CallArguments) -> Graph {
     let mut g = Graph {
         graph: DiGraph::new(),
         index: HashMap::new(),
@@ -44,7 +49,7 @@ pub fn build_graph(root: &Config) -> Graph {
     for cfg in &configs {
         for node in nodes_of(cfg) {
             let to = g.index[&node];
-            for dep in dependencies(root, cfg, &node) {
+            for dep in dependencies(root, call_args, cfg, &node) {
                 if let Some(from) = g.index.get(&dep).copied() {
                     if !g.graph.contains_edge(from, to) {
                         g.graph.add_edge(from, to, ());
@@ -126,7 +131,7 @@ fn rule_traversals(rules: &[configs::check_rule::CheckRule], out: &mut Vec<Trave
     }
 }
 
-fn dependencies(root: &Config, cfg: &Config, node: &Node) -> Vec<Node> {
+fn dependencies(root: &Config, call_args: &CallArguments, cfg: &Config, node: &Node) -> Vec<Node> {
     let m = &cfg.module;
     let mut trav = Vec::new();
     let mut deps = Vec::new();
@@ -138,15 +143,11 @@ fn dependencies(root: &Config, cfg: &Config, node: &Node) -> Vec<Node> {
                 (cfg.path.parent(), cfg.path.0.last().cloned())
             {
                 if let Some(parent) = root.descendant(&parent_path.0) {
-                    if let Some(call) = parent.module.module_calls.get(&call_name) {
-                        let mut t = Vec::new();
-                        if let Some(attr) = call_argument(call, name) {
-                            t.extend(attr.expr.variables());
-                        }
+                    if let Some(attr) = call_args.argument(&parent_path, &call_name, name) {
                         deps.extend(dependencies_of_refs(
                             parent,
                             &parent_path,
-                            &references_in(t),
+                            &references_in(attr.expr.variables()),
                         ));
                     }
                 }
@@ -240,13 +241,4 @@ fn first_attr(t: &Traversal) -> Option<&str> {
         Some(hclsyntax::StepKind::Attr(a)) => Some(a),
         _ => None,
     }
-}
-
-/// The argument a `module` block gives for the child's variable `name`.
-pub fn call_argument(
-    call: &configs::module_call::ModuleCall,
-    name: &str,
-) -> Option<std::sync::Arc<hclsyntax::Attribute>> {
-    let (attrs, _) = call.config.just_attributes();
-    attrs.into_iter().find(|a| a.name == name)
 }

@@ -4,12 +4,16 @@
 //! object to every object whose value it needs.
 
 mod build;
+mod call_arguments;
 mod cycles;
 mod dot;
 mod node;
 mod references;
 
-pub use build::{all_resources, build_graph, call_argument, find_resource, resource_addr, Graph};
+pub use build::{
+    all_resources, build_graph, build_graph_with, find_resource, resource_addr, Graph,
+};
+pub use call_arguments::CallArguments;
 pub use cycles::cycle_diagnostics;
 pub use dot::resources_dot;
 pub use node::{Node, NodeKind};

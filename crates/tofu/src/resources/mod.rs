@@ -12,9 +12,6 @@ use cty::{Type, Value};
 use hclsyntax::Diagnostics;
 use lang::Scope;
 
-/// The builtin provider that owns `terraform_data`.
-pub const BUILTIN_PROVIDER: &str = "terraform.io/builtin/terraform";
-
 /// A resource instance as planned.
 pub struct PlannedInstance {
     /// The planned new value (`after`): unknown where computed.

@@ -22,7 +22,7 @@ use petgraph::Direction;
 use rayon::prelude::*;
 
 use crate::expand::Repetition;
-use crate::graph::{build_graph, cycle_diagnostics, Graph};
+use crate::graph::{build_graph_with, cycle_diagnostics, CallArguments, Graph};
 use crate::plans::ResourceInstanceChange;
 
 pub use data::InstanceData;
@@ -48,9 +48,9 @@ pub struct Walk<'c> {
     pub workspace: String,
     /// Final root variable values (plan only).
     pub root_values: BTreeMap<String, Value>,
-    /// The arguments of each module call, by module path and call name
-    /// (decoded once, used by every instance).
-    call_args: HashMap<(addrs::Module, String), BTreeMap<String, Arc<hclsyntax::Attribute>>>,
+    /// The arguments of each module call (decoded once, used by every
+    /// instance).
+    pub call_args: CallArguments,
     /// Deprecation warnings, with their causes (see [`crate::deprecation`]).
     pub deprecations: crate::deprecation::Sink,
 }
@@ -88,14 +88,6 @@ pub struct WalkOutcome {
 
 impl<'c> Walk<'c> {
     pub fn new(root: &'c Config, mode: Mode, functions: Arc<FunctionTable>) -> Walk<'c> {
-        let mut call_args = HashMap::new();
-        for cfg in root.all() {
-            for (name, call) in &cfg.module.module_calls {
-                let (attrs, _) = call.config.just_attributes();
-                let map = attrs.into_iter().map(|a| (a.name.clone(), a)).collect();
-                call_args.insert((cfg.path.clone(), name.clone()), map);
-            }
-        }
         Walk {
             root,
             mode,
@@ -108,21 +100,9 @@ impl<'c> Walk<'c> {
                 .filter(|w| !w.is_empty())
                 .unwrap_or_else(|| "default".into()),
             root_values: BTreeMap::new(),
-            call_args,
+            call_args: CallArguments::new(root),
             deprecations: crate::deprecation::Sink::default(),
         }
-    }
-
-    /// The argument `var` of the call `call` made from module `parent`.
-    pub fn call_argument(
-        &self,
-        parent: &addrs::Module,
-        call: &str,
-        var: &str,
-    ) -> Option<&Arc<hclsyntax::Attribute>> {
-        self.call_args
-            .get(&(parent.clone(), call.to_string()))
-            .and_then(|m| m.get(var))
     }
 
     /// `path.module`: the module's directory relative to the root module's.
@@ -163,7 +143,7 @@ impl<'c> Walk<'c> {
     /// Walks the whole configuration and keeps what it learned, so that
     /// more expressions can be evaluated afterwards (the console).
     pub fn run_keeping_state(&self) -> (WalkOutcome, State) {
-        let graph = build_graph(self.root);
+        let graph = build_graph_with(self.root, &self.call_args);
         let cycles = cycle_diagnostics(&graph);
         if !cycles.is_empty() {
             let outcome = WalkOutcome {

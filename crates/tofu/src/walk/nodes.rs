@@ -11,7 +11,6 @@ use hclsyntax::{has_errors, Diagnostic, Diagnostics, Range};
 use lang::Scope;
 use rayon::prelude::*;
 
-use super::data::repeat_kind;
 use super::overlay::WithVariable;
 use super::state::{CallState, RepeatKind, ResourceState, State};
 use super::{strip_marks, InstanceInfo, Mode, NodeResult, Produced, Walk};
@@ -21,7 +20,7 @@ use crate::expand::{
 };
 use crate::graph::{find_resource, Node, NodeKind};
 use crate::plans::{Action, ResourceInstanceChange};
-use crate::resources::{plan_instance, value_for_references, BUILTIN_PROVIDER};
+use crate::resources::{plan_instance, value_for_references};
 
 /// Above this many instances, a resource's instances are planned in
 /// parallel.
@@ -123,7 +122,7 @@ fn module_variable_value(
         return (unknown, None);
     };
     let addr = format!("{}.var.{}", info.addr, decl.name);
-    let arg = walk.call_argument(&parent_path, call, &decl.name);
+    let arg = walk.call_args.argument(&parent_path, call, &decl.name);
     let (given, range) = match arg {
         Some(attr) => {
             let data = walk.data(
@@ -341,25 +340,13 @@ fn output(
     for info in instances {
         let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
         let scope = data.scope();
-        for rule in &o.preconditions {
-            if let Some(msg) = failed_condition(
-                walk,
-                &scope,
-                rule,
-                &mut out.diags,
-                "Invalid condition result",
-                "Condition expression must return either true or false, not null.",
-            ) {
-                out.diags.push(Diagnostic::error(
-                    "Module output value precondition failed",
-                    msg,
-                    rule.condition
-                        .as_ref()
-                        .map(|c| c.range.clone())
-                        .unwrap_or_else(|| rule.decl_range.clone()),
-                ));
-            }
-        }
+        check_rules(
+            walk,
+            &scope,
+            &o.preconditions,
+            "Module output value precondition failed",
+            &mut out.diags,
+        );
         let Some(expr) = &o.expr else { continue };
         let (v, d) = scope.eval_expr(expr, &Type::Dynamic);
         let failed = has_errors(&d);
@@ -461,7 +448,12 @@ fn module_call(
     let Some(child) = cfg.children.get(name) else {
         return out;
     };
-    check_call_arguments(walk, cfg, name, call, child, &mut out.independent_diags);
+    check_call_arguments(
+        walk.call_args.of(&cfg.path, name),
+        call,
+        child,
+        &mut out.independent_diags,
+    );
     let child_path = cfg.path.child(name);
     for info in instances {
         let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
@@ -508,17 +500,13 @@ fn module_call(
 /// The call's arguments against the child's variables: every argument
 /// must be a declared variable, every required variable must be given.
 fn check_call_arguments(
-    walk: &Walk<'_>,
-    cfg: &Config,
-    name: &str,
+    attrs: &[std::sync::Arc<hclsyntax::Attribute>],
     call: &configs::module_call::ModuleCall,
     child: &Config,
     diags: &mut Diagnostics,
 ) {
     let vars = &child.module.variables;
-    let (attrs, _) = call.config.just_attributes();
-    let _ = walk;
-    for a in &attrs {
+    for a in attrs {
         if !vars.contains_key(&a.name) {
             let sugg =
                 match hclsyntax::body::name_suggestion(&a.name, vars.keys().map(String::as_str)) {
@@ -551,33 +539,21 @@ fn check_call_arguments(
             ));
         }
     }
-    let _ = (cfg, name);
 }
 
+/// The provider that owns the resource (configs' resolution through
+/// `required_providers`) and the configuration alias it names.
 fn resource_provider(
     cfg: &Config,
     rc: &configs::resource::Resource,
 ) -> (addrs::Provider, Option<String>) {
-    let (local, alias) = match &rc.provider_config_ref {
-        Some(r) => (
-            r.name.clone(),
-            (!r.alias.is_empty()).then(|| r.alias.clone()),
-        ),
-        None => (rc.implied_provider().to_string(), None),
-    };
-    if rc.type_name == "terraform_data" && rc.provider_config_ref.is_none() {
-        return (addrs::Provider::built_in("terraform"), None);
-    }
-    let declared = cfg
-        .module
-        .provider_requirements
+    let alias = rc
+        .provider_config_ref
         .as_ref()
-        .and_then(|rp| rp.required_providers.get(&local))
-        .and_then(|r| r.source.as_deref())
-        .and_then(|s| addrs::parse_provider_source_string(s).ok());
-    let provider =
-        declared.unwrap_or_else(|| addrs::Provider::implied_for_unqualified_type(&local));
-    let _ = BUILTIN_PROVIDER;
+        .filter(|r| !r.alias.is_empty())
+        .map(|r| r.alias.clone());
+    let provider = configs::provider_reqs::resource_provider(&cfg.module, rc)
+        .unwrap_or_else(|| addrs::Provider::implied_for_unqualified_type(rc.implied_provider()));
     (provider, alias)
 }
 
@@ -593,7 +569,6 @@ fn resource(
         return out;
     };
     let (provider, provider_alias) = resource_provider(cfg, rc);
-    let kind_declared = repeat_kind(&rc.count, &rc.for_each);
     for info in instances {
         let abs = AbsResource {
             module: info.addr.clone(),
@@ -677,10 +652,7 @@ fn resource(
             Produced::Resource(
                 addr.clone(),
                 ResourceState {
-                    kind: match exp {
-                        Expansion::Single => kind_declared,
-                        _ => kind_of(&exp),
-                    },
+                    kind: kind_of(&exp),
                     instances: values,
                 },
             ),
@@ -705,14 +677,12 @@ fn check_rules(
             "Invalid condition result",
             "Condition expression must return either true or false, not null.",
         ) {
-            diags.push(Diagnostic::error(
-                summary,
-                msg,
-                rule.condition
-                    .as_ref()
-                    .map(|c| c.range.clone())
-                    .unwrap_or_else(|| rule.decl_range.clone()),
-            ));
+            let subject = rule
+                .condition
+                .as_ref()
+                .map(|c| c.range.clone())
+                .unwrap_or_else(|| rule.decl_range.clone());
+            diags.push(Diagnostic::error(summary, msg, subject));
         }
     }
 }
@@ -731,31 +701,19 @@ fn check(
     for info in instances {
         let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
         let scope = data.scope();
-        for rule in &c.asserts {
-            let mut d = Diagnostics::new();
-            if let Some(msg) = failed_condition(
-                walk,
-                &scope,
-                rule,
-                &mut d,
-                "Invalid condition result",
-                "Condition expression must return either true or false, not null.",
-            ) {
-                d.push(Diagnostic::warning(
-                    "Check block assertion failed",
-                    msg,
-                    rule.condition
-                        .as_ref()
-                        .map(|c| c.range.clone())
-                        .unwrap_or_else(|| rule.decl_range.clone()),
-                ));
-            }
-            // Errors inside a check block are reported as warnings: checks
-            // never block a plan.
-            for mut diag in d {
-                diag.severity = hclsyntax::Severity::Warning;
-                out.diags.push(diag);
-            }
+        let mut d = Diagnostics::new();
+        check_rules(
+            walk,
+            &scope,
+            &c.asserts,
+            "Check block assertion failed",
+            &mut d,
+        );
+        // Everything a check block finds is a warning: checks never block
+        // a plan.
+        for mut diag in d {
+            diag.severity = hclsyntax::Severity::Warning;
+            out.diags.push(diag);
         }
     }
     out

@@ -4,30 +4,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use addrs::ModuleSource;
 use configs::config::Config;
-use configs::config_build::{build_config, LoadedModule, ModuleRequest, ModuleWalker};
+use configs::config_build::{build_config, LocalSourceWalker};
 use configs::module::load_module_dir;
 use cty::Value;
 use hclsyntax::Diagnostics;
-
-pub struct LocalWalker;
-
-impl ModuleWalker for LocalWalker {
-    fn load_module(&self, req: &ModuleRequest<'_>) -> (Option<LoadedModule>, Diagnostics) {
-        let Some(ModuleSource::Local(rel)) = req.source_addr else {
-            return (None, Vec::new());
-        };
-        let dir = req.parent_dir.join(rel);
-        let (module, diags) = load_module_dir(&dir);
-        let module = module.map(|module| LoadedModule {
-            module,
-            dir,
-            version: None,
-        });
-        (module, diags)
-    }
-}
 
 /// Loads `dir` and its local children.
 pub fn load(dir: &Path) -> (Option<Config>, Diagnostics) {
@@ -35,7 +16,7 @@ pub fn load(dir: &Path) -> (Option<Config>, Diagnostics) {
     let Some(module) = module else {
         return (None, diags);
     };
-    let (cfg, d) = build_config(module, &LocalWalker);
+    let (cfg, d) = build_config(module, &LocalSourceWalker);
     diags.extend(d);
     (Some(cfg), diags)
 }
