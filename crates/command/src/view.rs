@@ -1,6 +1,6 @@
 //! Where output goes and how diagnostics look: OpenTofu's views. Errors go
-//! to stderr and warnings to stdout, in the box format; `-no-color` or
-//! `NO_COLOR` turns colour off.
+//! to stderr and warnings to stdout, in the box format; `-no-color` turns
+//! colour off and prints the plain form, `NO_COLOR` only turns colour off.
 
 use std::io::Write;
 
@@ -56,12 +56,13 @@ pub struct View {
 
 impl View {
     /// The view for a command: colour unless `-no-color` was given or
-    /// `NO_COLOR` is set.
+    /// `NO_COLOR` is set; the plain form only with `-no-color`.
     pub fn new(no_color_flag: bool) -> View {
         let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         View {
             options: tfdiags::ViewOptions {
                 color: !(no_color_flag || no_color_env),
+                plain: no_color_flag,
                 ..tfdiags::ViewOptions::default()
             },
         }

@@ -12,8 +12,13 @@ use crate::sources::SourceMap;
 /// The global view flags that shape diagnostics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ViewOptions {
-    /// Colour on (no `-no-color`, no `NO_COLOR`): the box; off: the plain form.
+    /// ANSI colour codes (off with `-no-color` or `NO_COLOR`).
     pub color: bool,
+    /// The plain form instead of the box: `-no-color`, as OpenTofu's
+    /// views choose `DiagnosticPlain` when colour is disabled by the flag.
+    /// `NO_COLOR` only drops the colour codes (no-color.org's meaning), so
+    /// output read by people and by scripts keeps the box.
+    pub plain: bool,
     /// Terminal width of stderr ([`DEFAULT_WIDTH`] when not a terminal).
     pub width: usize,
     /// `-compact-warnings`.
@@ -30,6 +35,7 @@ impl Default for ViewOptions {
     fn default() -> Self {
         ViewOptions {
             color: true,
+            plain: false,
             width: DEFAULT_WIDTH,
             compact_warnings: false,
             consolidate_warnings: true,
@@ -54,7 +60,7 @@ pub struct Message {
 }
 
 /// Sorts, de-duplicates, filters and consolidates `diags`, then renders
-/// each (the box with colour, the plain form without), or the compact list
+/// each (the box, with or without colour; the plain form under `-no-color`), or the compact list
 /// when `compact_warnings` is set and there are only warnings. `is_local`
 /// tells whether a deprecation cause's module is local.
 pub fn render_diagnostics(
@@ -91,10 +97,10 @@ pub fn render_diagnostics(
             } else {
                 Stream::Stdout
             },
-            text: if opts.color {
-                format_diagnostic(d, sources, true, opts.width)
-            } else {
+            text: if opts.plain {
                 format_diagnostic_plain(d, sources, opts.width)
+            } else {
+                format_diagnostic(d, sources, opts.color, opts.width)
             },
         })
         .collect()
