@@ -51,9 +51,13 @@ pub struct ProviderOutcome {
     pub output: bool,
 }
 
-/// `colorstring` as init's provider messages use it.
-fn color_tags(s: &str, color: bool) -> String {
-    let tags = [("[reset]", "\x1b[0m"), ("[bold]", "\x1b[1m")];
+/// `colorstring` as the provider commands' messages use it.
+pub(crate) fn color_tags(s: &str, color: bool) -> String {
+    let tags = [
+        ("[reset]", "\x1b[0m"),
+        ("[bold]", "\x1b[1m"),
+        ("[green]", "\x1b[32m"),
+    ];
     let mut out = s.to_string();
     for (tag, code) in tags {
         out = out.replace(tag, if color { code } else { "" });
@@ -176,7 +180,7 @@ fn error(summary: &str, detail: String) -> Diagnostic {
 }
 
 /// The lock file's entries as the installer takes them.
-fn locked_for(lock: &depsfile::ProviderLock) -> Option<getproviders::LockedProvider> {
+pub(crate) fn locked_for(lock: &depsfile::ProviderLock) -> Option<getproviders::LockedProvider> {
     let version = lock.version.clone();
     let hashes = lock
         .hashes

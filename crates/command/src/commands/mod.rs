@@ -6,5 +6,6 @@ pub mod init;
 pub mod inspect;
 pub mod plan_lite;
 pub mod providers;
+pub mod providers_lock;
 pub mod validate;
 pub mod version;

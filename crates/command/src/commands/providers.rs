@@ -20,13 +20,16 @@ use crate::flags::{self, bool_flag, value_flag};
 use crate::loader::{load_config, root_static_call};
 use crate::view::{Streams, View};
 
-/// The `providers` subcommands, which need the provider installer.
-const SUBCOMMANDS: [&str; 3] = ["lock", "mirror", "schema"];
+/// The `providers` subcommands tofu-rs does not have yet.
+const SUBCOMMANDS: [&str; 2] = ["mirror", "schema"];
 
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
+    if args.first().is_some_and(|a| a == "lock") {
+        return super::providers_lock::run(&args[1..], streams);
+    }
     if let Some(sub) = args.first().filter(|a| SUBCOMMANDS.contains(&a.as_str())) {
         streams.eprint(&format!(
-            "tofu-rs does not implement \"providers {sub}\" yet: it needs provider installation. Use \"tofu providers {sub}\".\n"
+            "tofu-rs does not implement \"providers {sub}\" yet: Use \"tofu providers {sub}\".\n"
         ));
         return 1;
     }
@@ -108,7 +111,12 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
 
 /// `Meta.showDiagnostics`: the legacy UI writes each diagnostic with a
 /// line of its own, so an empty line follows each.
-fn show_diagnostics(view: &View, streams: &mut Streams, diags: &Diagnostics, sources: &SourceMap) {
+pub(crate) fn show_diagnostics(
+    view: &View,
+    streams: &mut Streams,
+    diags: &Diagnostics,
+    sources: &SourceMap,
+) {
     let is_local = |_: &tfdiags::DeprecationCause| true;
     for msg in tfdiags::render_diagnostics(diags, sources, &view.options, &is_local) {
         let text = format!("{}\n", msg.text);

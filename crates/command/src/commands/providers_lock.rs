@@ -1,0 +1,430 @@
+//! `tofu-rs providers lock`: fills `.terraform.lock.hcl` with the hashes
+//! of every requested platform's package (`ProvidersLockCommand`).
+//!
+//! For each platform the required providers are installed into a
+//! throwaway directory from the origin registry (or the mirror given with
+//! `-fs-mirror`/`-net-mirror`; the CLI configuration's installation
+//! methods are ignored, so a lock can be filled from upstream for a
+//! working directory that normally installs from a mirror), verified as
+//! `init` verifies them, and the hashes learned are merged into the lock
+//! file. Versions are the lock file's (which must satisfy the
+//! constraints) or, for a provider not locked yet, the newest allowed.
+//!
+//! OpenTofu works through the platforms one after another and each
+//! platform's providers in Go map order; tofu-rs fetches one platform's
+//! providers at once and prints them sorted by address, the platforms in
+//! command-line order. `-enable-plugin-cache` is Terraform's option
+//! (OpenTofu has none, opentofu#2563): with it, packages come through the
+//! plugin cache as `init` uses it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use addrs::Provider;
+use getproviders::{
+    hash_matches, preferred_hashes, select_version, unpacked_directory_path, CacheOutcome,
+    FilesystemMirrorSource, Hash, HttpClient, InstallError, Installed, LocalPackage,
+    LockedProvider, NetworkMirrorSource, Platform, PluginCache, ProviderRequest, RegistrySource,
+    Source, Version,
+};
+use tfdiags::{Diagnostic, Diagnostics, SourceMap};
+
+use crate::commands::providers::show_diagnostics;
+use crate::flags::{self, bool_flag, value_flag};
+use crate::loader::{load_config, root_static_call};
+use crate::provider_install::{color_tags, locked_for, LOCK_FILE};
+use crate::view::{Streams, View};
+
+const UPDATED: &str =
+    "\n[bold][green]Success![reset] [bold]OpenTofu has updated the lock file.[reset]";
+const UPDATED_REVIEW: &str = "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n";
+const UNCHANGED: &str = "\n[bold][green]Success![reset] [bold]OpenTofu has validated the lock file and found no need for changes.[reset]";
+
+pub fn run(args: &[String], streams: &mut Streams) -> i32 {
+    let specs = [
+        bool_flag("no-color"),
+        value_flag("platform"),
+        value_flag("fs-mirror"),
+        value_flag("net-mirror"),
+        bool_flag("enable-plugin-cache"),
+        value_flag("var"),
+        value_flag("var-file"),
+        value_flag("test-directory"),
+    ];
+    let parsed = match flags::parse(args, &specs) {
+        Ok(p) => p,
+        Err(e) => {
+            streams.eprint(&format!("Error parsing command-line flags: {e}\n\n"));
+            return 1;
+        }
+    };
+    let view = View::new(parsed.bool("no-color", false));
+    let color = view.options.color;
+    let no_sources = SourceMap::new();
+    let mut diags = Diagnostics::new();
+
+    let fs_mirror = parsed.last("fs-mirror").filter(|s| !s.is_empty());
+    let net_mirror = parsed.last("net-mirror").filter(|s| !s.is_empty());
+    if fs_mirror.is_some() && net_mirror.is_some() {
+        diags.push(Diagnostic::error_sourceless(
+            "Invalid installation method options",
+            "The -fs-mirror and -net-mirror command line options are mutually-exclusive.",
+        ));
+        show_diagnostics(&view, streams, &diags, &no_sources);
+        return 1;
+    }
+
+    let mut platforms = Vec::new();
+    for raw in parsed.all("platform") {
+        match Platform::parse(raw) {
+            Ok(p) => platforms.push(p),
+            Err(e) => diags.push(Diagnostic::error_sourceless(
+                "Invalid target platform",
+                format!(
+                    "The string {} given in the -platform option is not a valid target platform: {e}.",
+                    addrs::go_quote(raw)
+                ),
+            )),
+        }
+    }
+    if parsed.all("platform").is_empty() {
+        platforms.push(Platform::current());
+    }
+
+    let (cli_cfg, cfg_diags) = getproviders::load_provider_cli_config();
+    diags.append(cfg_diags);
+    let (net, net_diags) = getproviders::NetworkSettings::from_environment();
+    diags.append(net_diags);
+    // The CLI configuration's installation methods do not apply: the
+    // point is to learn upstream checksums for a mirror to be checked
+    // against.
+    let source: Box<dyn Source> = if let Some(dir) = fs_mirror {
+        Box::new(FilesystemMirrorSource::new(dir))
+    } else if let Some(raw) = net_mirror {
+        match url::Url::parse(raw) {
+            Ok(u) if u.scheme() == "https" => Box::new(NetworkMirrorSource::new(
+                u,
+                net.http.clone(),
+                net.registry.hosts.tokens.clone(),
+            )),
+            _ => {
+                diags.push(Diagnostic::error_sourceless(
+                    "Invalid network mirror URL",
+                    "The -net-mirror option requires a valid https: URL as the mirror base URL.",
+                ));
+                show_diagnostics(&view, streams, &diags, &no_sources);
+                return 1;
+            }
+        }
+    } else {
+        Box::new(RegistrySource::new(net.registry.clone(), net.http.clone()))
+    };
+    let cache = if parsed.bool("enable-plugin-cache", false) {
+        PluginCache::from_env_or(cli_cfg.plugin_cache_dir.clone()).map(|mut c| {
+            c.may_break_lock_file = cli_cfg.plugin_cache_may_break_dependency_lock_file;
+            c
+        })
+    } else {
+        None
+    };
+
+    let (root_call, var_diags) = root_static_call(&parsed.all("var"), false);
+    diags.append(var_diags);
+    let loaded = load_config(Path::new("."), &root_call);
+    diags.append(loaded.diags);
+    let sources = loaded.sources;
+    let Some(config) = loaded.config else {
+        show_diagnostics(&view, streams, &diags, &sources);
+        return 1;
+    };
+    let (mut reqs, req_diags) = config.provider_requirements();
+    let req_errors = hclsyntax::has_errors(&req_diags);
+    diags.append(req_diags);
+    if req_errors {
+        show_diagnostics(&view, streams, &diags, &sources);
+        return 1;
+    }
+
+    // Provider arguments narrow the work to those providers.
+    if !parsed.args.is_empty() {
+        let mut wanted = Vec::new();
+        for raw in &parsed.args {
+            let addr = match addrs::parse_provider_source_string(raw) {
+                Ok(a) => a,
+                Err(d) => {
+                    diags.append(d);
+                    continue;
+                }
+            };
+            if !reqs.contains_key(&addr) {
+                diags.push(Diagnostic::error_sourceless(
+                    "Invalid provider argument",
+                    format!("The provider {addr} is not required by the current configuration."),
+                ));
+            }
+            wanted.push(addr);
+        }
+        reqs.retain(|p, _| wanted.contains(p));
+    }
+    reqs.retain(|p, _| depsfile::is_lockable(p));
+
+    let (old_locks, lock_diags) = depsfile::load_locks_if_present(Path::new(LOCK_FILE));
+    diags.append(lock_diags);
+    if diags.has_errors() {
+        show_diagnostics(&view, streams, &diags, &sources);
+        return 1;
+    }
+
+    let requests: Vec<ProviderRequest> = reqs
+        .iter()
+        .map(|(provider, constraints)| ProviderRequest {
+            provider: provider.clone(),
+            constraints: constraints.clone(),
+            locked: old_locks.provider(provider).and_then(locked_for),
+        })
+        .collect();
+
+    // Each platform in a directory of its own that nothing else runs
+    // from, removed at the end.
+    let mut per_platform: Vec<(Platform, BTreeMap<Provider, Vec<String>>)> = Vec::new();
+    let mut selected: BTreeMap<Provider, Version> = BTreeMap::new();
+    let mut selected_versions: BTreeMap<Provider, Version> = BTreeMap::new();
+    for platform in &platforms {
+        let staging = match tempfile::Builder::new()
+            .prefix("terraform-providers-lock")
+            .tempdir()
+        {
+            Ok(d) => d,
+            Err(e) => {
+                diags.push(Diagnostic::error_sourceless(
+                    "Could not create temporary directory",
+                    format!("Failed to create a temporary directory for staging the requested provider packages: {e}."),
+                ));
+                break;
+            }
+        };
+        let ctx = FetchContext {
+            source: source.as_ref(),
+            platform,
+            dir: staging.path().to_path_buf(),
+            cache: cache.as_ref(),
+            http: &net.http,
+        };
+        let results: Vec<FetchResult> = std::thread::scope(|s| {
+            let handles: Vec<_> = requests
+                .iter()
+                .map(|r| {
+                    let ctx = &ctx;
+                    s.spawn(move || ctx.fetch(r))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("provider lock thread panicked"))
+                .collect()
+        });
+
+        let mut errors: Vec<(Provider, String)> = Vec::new();
+        let mut hashes = BTreeMap::new();
+        for (request, result) in requests.iter().zip(results) {
+            let provider = &request.provider;
+            let display = provider.for_display();
+            if let Some(version) = &result.fetch_began {
+                streams.print(&format!(
+                    "- Fetching {display} {version} for {platform}...\n"
+                ));
+                if selected_versions
+                    .get(provider)
+                    .is_some_and(|prev| prev != version)
+                {
+                    diags.push(Diagnostic::error_sourceless(
+                        "Inconsistent provider versions",
+                        format!("The version constraint for {provider} selected inconsistent versions for different platforms, which is unexpected.\n\nThe upstream registry may have changed its available versions during OpenTofu's work. If so, re-running this command may produce a successful result."),
+                    ));
+                }
+                selected_versions.insert(provider.clone(), version.clone());
+            }
+            match result.outcome {
+                Ok((version, lock_hashes, how, installed)) => {
+                    if let (CacheOutcome::Fetched, Some(installed)) = (how, &installed) {
+                        streams.print(&format!(
+                            "- Retrieved {display} {version} for {platform} ({})\n",
+                            auth_description(installed, color)
+                        ));
+                    }
+                    let list = lock_hashes.iter().map(|h| h.as_str().to_string()).collect();
+                    hashes.insert(provider.clone(), list);
+                    selected.insert(provider.clone(), version);
+                }
+                Err(e) => errors.push((provider.clone(), e)),
+            }
+        }
+        drop(staging);
+        if !errors.is_empty() {
+            let lines: Vec<String> = errors.iter().map(|(p, e)| format!("- {p}: {e}")).collect();
+            diags.push(Diagnostic::error_sourceless(
+                "Could not retrieve providers for locking",
+                format!(
+                    "OpenTofu failed to fetch the requested providers for {platform} in order to calculate their checksums: some providers could not be installed:\n{}.",
+                    lines.join("\n")
+                ),
+            ));
+            break;
+        }
+        per_platform.push((platform.clone(), hashes));
+    }
+    if diags.has_errors() {
+        show_diagnostics(&view, streams, &diags, &sources);
+        return 1;
+    }
+
+    // Every platform's hashes merged into what the lock file had; locks
+    // of providers not visited are kept as they were.
+    let mut new_locks = old_locks.clone();
+    let mut made_any_change = false;
+    for (provider, constraints) in &reqs {
+        let old = old_locks.provider(provider);
+        let mut version = old.map(|l| l.version.clone());
+        let mut all_hashes: Vec<String> = old.map(|l| l.hashes.clone()).unwrap_or_default();
+        for (platform, platform_hashes) in &per_platform {
+            let Some(h) = platform_hashes.get(provider) else {
+                continue;
+            };
+            version = selected.get(provider).cloned();
+            let message = match old {
+                None => "This was a new provider and the checksums for this platform are now tracked in the lock file",
+                Some(o) if h.iter().all(|x| o.hashes.contains(x)) => "All checksums for this platform were already tracked in the lock file",
+                Some(_) => "Additional checksums for this platform are now tracked in the lock file",
+            };
+            if !message.starts_with("All") {
+                made_any_change = true;
+            }
+            streams.print(&format!(
+                "- Obtained {} checksums for {platform}; {message}\n",
+                provider.for_display()
+            ));
+            all_hashes.extend(h.iter().cloned());
+        }
+        if let Some(version) = version {
+            new_locks.set_provider(depsfile::ProviderLock::new(
+                provider.clone(),
+                version,
+                constraints.clone(),
+                all_hashes,
+            ));
+        }
+    }
+
+    diags.append(depsfile::save_locks_to_file(
+        &new_locks,
+        Path::new(LOCK_FILE),
+    ));
+    show_diagnostics(&view, streams, &diags, &sources);
+    if diags.has_errors() {
+        return 1;
+    }
+    if made_any_change {
+        streams.print(&format!("{}\n", color_tags(UPDATED, color)));
+        streams.print(&format!("{UPDATED_REVIEW}\n"));
+    } else {
+        streams.print(&format!("{}\n", color_tags(UNCHANGED, color)));
+    }
+    0
+}
+
+/// `signed, key ID …` with the key in bold, as the Retrieved line shows it.
+fn auth_description(installed: &Installed, color: bool) -> String {
+    match &installed.auth {
+        Some(a) if a.signed() => format!(
+            "{}{}",
+            a.summary(),
+            color_tags(
+                &format!(", key ID [reset][bold]{}[reset]", a.key_ids_string()),
+                color
+            )
+        ),
+        Some(a) => a.summary().to_string(),
+        None => "unauthenticated".to_string(),
+    }
+}
+
+/// Where one platform's packages go.
+struct FetchContext<'a> {
+    source: &'a dyn Source,
+    platform: &'a Platform,
+    dir: PathBuf,
+    cache: Option<&'a PluginCache>,
+    http: &'a HttpClient,
+}
+
+/// One provider for one platform: the version whose fetch began (the
+/// "Fetching" line), and what came of it.
+struct FetchResult {
+    fetch_began: Option<Version>,
+    /// The version, the hashes this platform's lock has, and the package
+    /// installed (`None` when the cache already had it).
+    #[allow(clippy::type_complexity)]
+    outcome: Result<(Version, Vec<Hash>, CacheOutcome, Option<Installed>), String>,
+}
+
+impl FetchContext<'_> {
+    /// `ensureProviderVersionInDirectory` in `InstallNewProvidersForce`
+    /// mode: the package is not checked against the lock file (it may be
+    /// for a platform the lock has no `h1:` hash of), but the locked
+    /// hashes of the same version are kept.
+    fn fetch(&self, r: &ProviderRequest) -> FetchResult {
+        let failed = |e: String| FetchResult {
+            fetch_began: None,
+            outcome: Err(e),
+        };
+        let available = match self.source.available_versions(&r.provider) {
+            Ok((v, _warnings)) => v,
+            Err(e) => return failed(e.to_string()),
+        };
+        let version = match select_version(r, &available, false) {
+            Ok(v) => v,
+            Err(e) => return failed(e.0),
+        };
+        // Hash changes are expected only when the version changes.
+        let locked: Option<&LockedProvider> = r.locked.as_ref().filter(|l| l.version == version);
+        let prior: Vec<Hash> = locked
+            .map(|l| preferred_hashes(&l.hashes))
+            .unwrap_or_default();
+        // A cached copy that matches the lock is used without fetching.
+        if let Some(cache) = self.cache {
+            let cached = unpacked_directory_path(&cache.dir, &r.provider, &version, self.platform);
+            if !prior.is_empty()
+                && cached.is_dir()
+                && hash_matches(LocalPackage::Dir(&cached), &prior).unwrap_or(false)
+            {
+                let all = locked.map(|l| l.hashes.clone()).unwrap_or_default();
+                return FetchResult {
+                    fetch_began: None,
+                    outcome: Ok((version, all, CacheOutcome::Linked, None)),
+                };
+            }
+        }
+        let meta = match self
+            .source
+            .package_meta(&r.provider, &version, self.platform)
+        {
+            Ok(m) => m,
+            Err(e) => return failed(e.to_string()),
+        };
+        let result = match self.cache {
+            Some(cache) => cache.install(&meta, &self.dir, &[], self.http),
+            None => getproviders::install_package(&meta, &self.dir, &[], self.http)
+                .map(|i| (i, CacheOutcome::Fetched)),
+        };
+        FetchResult {
+            fetch_began: Some(version.clone()),
+            outcome: result
+                .map(|(installed, how)| {
+                    let mut hashes = installed.lock_hashes.clone();
+                    hashes.extend(prior);
+                    (version, hashes, how, Some(installed))
+                })
+                .map_err(|e: InstallError| e.0),
+        }
+    }
+}
