@@ -235,3 +235,31 @@ fn provider_key_validation() {
         ]
     );
 }
+
+/// OpenTofu's `TestConfigProviderRequirementsDuplicate`
+/// (`testdata/duplicate-local-name`): the Go test loads the module and
+/// builds it even though loading failed (the one-label resource), so it
+/// sees three diagnostics: the load error and two duplicate-requirement
+/// warnings. (The CLI's loader stops after the load error, as
+/// OpenTofu's `Loader.loadConfig` does, and reports only the first.)
+#[test]
+fn duplicate_local_name_load_then_build() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("main.tf"),
+        "terraform {\n  required_providers {\n    test = {\n      source = \"hashicorp/test\"\n    }\n    dupe = {\n      source = \"hashicorp/test\"\n    }\n    other = {\n      source = \"hashicorp/default\"\n    }\n\n    wrong-name = {\n      source = \"hashicorp/foo\"\n    }\n  }\n}\n\nprovider \"default\" {\n}\n\nresource \"foo_resource\" {\n}\n",
+    )
+    .unwrap();
+    let (module, mut diags) = load_module_dir(d.path());
+    let (_, more) = build_config(module.expect("a module despite the error"), &LocalWalker);
+    diags.extend(more);
+    let got = render(d.path(), &diags);
+    assert_prefixes(
+        &got,
+        &[
+            "E main.tf:22,25-26: Missing name for resource; All resource blocks must have 2 labels (type, name).",
+            "W main.tf:9,13-11,6: Duplicate required provider; Provider hashicorp/default with the local name \"other\" was implicitly required via a configuration block as \"default\". The provider configuration block name must match the name used in required_providers.",
+            "W main.tf:3,12-5,6: Duplicate required provider; Provider hashicorp/test with the local name \"test\" was previously required as \"dupe\". A provider can only be required once within required_providers.",
+        ],
+    );
+}
