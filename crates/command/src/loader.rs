@@ -339,14 +339,7 @@ fn terminal_prompt() -> std::sync::Arc<configs::static_eval::PromptFn> {
         if let Some(v) = answers.get(&var.name) {
             return (v.clone(), Diagnostics::new());
         }
-        let mut text = format!("var.{}\n", var.name);
-        if !var.description.is_empty() {
-            for line in var.description.lines() {
-                text.push_str(&format!("  {line}\n"));
-            }
-            text.push('\n');
-        }
-        text.push_str("  Enter a value: ");
+        let text = prompt_text(var);
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
         let _ = out.flush();
@@ -372,6 +365,29 @@ fn terminal_prompt() -> std::sync::Arc<configs::static_eval::PromptFn> {
         }
         (value, Diagnostics::new())
     })
+}
+
+/// What the prompt for `var` shows (`UIInput.Input` with the variable's
+/// `InputPrompt`): its name, then the description indented, or for a
+/// deprecated variable the deprecation message in its place.
+pub fn prompt_text(var: &configs::named_values::Variable) -> String {
+    let description = if var.deprecated.is_empty() {
+        var.description.clone()
+    } else {
+        format!(
+            "Variable is marked as deprecated with the following message: {}",
+            var.deprecated
+        )
+    };
+    let mut text = format!("var.{}\n", var.name);
+    if !description.is_empty() {
+        for line in description.lines() {
+            text.push_str(&format!("  {line}\n"));
+        }
+        text.push('\n');
+    }
+    text.push_str("  Enter a value: ");
+    text
 }
 
 /// The root module's call for `init` (`rootModuleCall`): the variables'
@@ -425,4 +441,40 @@ pub fn root_static_call_from(
         root_vars.prompt = Some(terminal_prompt());
     }
     StaticModuleCall::root(root_vars, ".", workspace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prompt_text;
+
+    #[test]
+    fn prompts_show_the_description_or_the_deprecation_message() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("main.tf"),
+            r#"
+variable "plain" {}
+variable "described" {
+  description = "The region.\nPick one."
+}
+variable "old" {
+  description = "Not shown."
+  deprecated  = "Use new instead."
+}
+"#,
+        )
+        .unwrap();
+        let (module, _) = configs::module::load_module_dir(dir.path());
+        let module = module.unwrap();
+        let text = |name: &str| prompt_text(&module.variables[name]);
+        assert_eq!(text("plain"), "var.plain\n  Enter a value: ");
+        assert_eq!(
+            text("described"),
+            "var.described\n  The region.\n  Pick one.\n\n  Enter a value: "
+        );
+        assert_eq!(
+            text("old"),
+            "var.old\n  Variable is marked as deprecated with the following message: Use new instead.\n\n  Enter a value: "
+        );
+    }
 }

@@ -70,15 +70,44 @@ impl View {
 
     /// Renders diagnostics as OpenTofu's views do: sorted, de-duplicated,
     /// filtered and consolidated; errors to stderr, warnings to stdout.
+    /// For diagnostics that come before any configuration is loaded; once
+    /// there is one, [`View::diagnostics_in`] knows which modules are local.
     pub fn diagnostics(&self, streams: &mut Streams, diags: &Diagnostics, sources: &SourceMap) {
-        // Until module sources are known here every module counts as local.
-        let is_local = |_: &tfdiags::DeprecationCause| true;
-        for msg in tfdiags::render_diagnostics(diags, sources, &self.options, &is_local) {
+        self.diagnostics_in(streams, diags, sources, None);
+    }
+
+    /// The same with the configuration the diagnostics are about, so that
+    /// `-deprecation=module:local` hides the warnings of modules reached
+    /// through any non-local source ([`View::messages`]).
+    pub fn diagnostics_in(
+        &self,
+        streams: &mut Streams,
+        diags: &Diagnostics,
+        sources: &SourceMap,
+        config: Option<&configs::config::Config>,
+    ) {
+        for msg in self.messages(diags, sources, config) {
             match msg.stream {
                 tfdiags::Stream::Stderr => streams.eprint(&msg.text),
                 tfdiags::Stream::Stdout => streams.print(&msg.text),
             }
         }
+    }
+
+    /// The rendered diagnostics, each with the stream it belongs on. A
+    /// module is local when every call from the root to it has a `./` or
+    /// `../` source; without a configuration no source is known, and every
+    /// module counts as local so that nothing is hidden by mistake.
+    pub fn messages(
+        &self,
+        diags: &Diagnostics,
+        sources: &SourceMap,
+        config: Option<&configs::config::Config>,
+    ) -> Vec<tfdiags::Message> {
+        let is_local = |cause: &tfdiags::DeprecationCause| {
+            config.is_none_or(|root| tofu::deprecation::is_local_module(root, cause))
+        };
+        tfdiags::render_diagnostics(diags, sources, &self.options, &is_local)
     }
 
     /// A green "Success!" line as OpenTofu prints it (`Println` of a message

@@ -1,6 +1,6 @@
 //! The deprecation RFC's examples with a module from a local git
 //! repository (installed by `init`) beside a local one: which warnings
-//! `validate` shows under each `-deprecation` level.
+//! `validate` and `plan-lite` show under each `-deprecation` level.
 
 use std::path::Path;
 use std::process::Command;
@@ -30,11 +30,20 @@ output "old_out" {
 "#;
 
 fn make_repo(dir: &Path) {
+    make_repo_with(dir, &[("main.tf", REMOTE)]);
+}
+
+/// A git repository at `dir` holding `files`, tagged `v1.0.0`.
+fn make_repo_with(dir: &Path, files: &[(&str, &str)]) {
     let repo = git2::Repository::init(dir).unwrap();
     let sig = git2::Signature::now("t", "t@example.com").unwrap();
-    std::fs::write(dir.join("main.tf"), REMOTE).unwrap();
     let mut index = repo.index().unwrap();
-    index.add_path(Path::new("main.tf")).unwrap();
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        index.add_path(Path::new(name)).unwrap();
+    }
     index.write().unwrap();
     let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
     let commit = repo
@@ -114,4 +123,67 @@ fn deprecation_levels_with_a_git_module() {
     assert_eq!(code, 0);
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(doc["warning_count"], 4, "{json}");
+}
+
+/// A module inside the git package, called with `./sub` from the git
+/// module: remote, because the call from the root to the git module is.
+const REMOTE_WITH_SUB: &str = r#"module "sub" {
+  source = "./sub"
+}
+
+output "passed" {
+  value = module.sub.sub_out
+}
+"#;
+
+const SUB: &str = r#"output "sub_out" {
+  value      = "s"
+  deprecated = "Nested: use other."
+}
+"#;
+
+/// `-deprecation=module:local` keeps a module's warnings only when every
+/// call from the root to it has a local source: the local module's, not
+/// the git module's nor those of the `./sub` module inside it; plan-lite
+/// follows the same rule as validate.
+#[test]
+fn local_level_follows_every_call_from_the_root() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    make_repo_with(&repo, &[("main.tf", REMOTE_WITH_SUB), ("sub/main.tf", SUB)]);
+    let work = tmp.path().join("work");
+    std::fs::create_dir_all(work.join("local")).unwrap();
+    std::fs::write(work.join("local/main.tf"), LOCAL).unwrap();
+    let src = format!("git::file://{}?ref=v1.0.0", repo.display());
+    std::fs::write(
+        work.join("main.tf"),
+        format!(
+            "module \"git\" {{\n  source = \"{src}\"\n}}\n\nmodule \"loc\" {{\n  source   = \"./local\"\n  old_name = \"x\"\n}}\n\nlocals {{\n  a = module.git.passed\n  b = module.loc.old_out\n}}\n"
+        ),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(&work, &["init", "-backend=false", "-input=false"]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+
+    for command in ["validate", "plan-lite"] {
+        let (code, all, stderr) = run(&work, &[command, "-no-color"]);
+        assert_eq!(code, 0, "{command}: {stderr}");
+        assert!(all.contains("Nested: use other."), "{command}:\n{all}");
+        assert!(
+            all.contains("module.git.module.sub.sub_out"),
+            "{command}:\n{all}"
+        );
+        assert_eq!(all.matches("Warning: ").count(), 3, "{command}:\n{all}");
+
+        let (code, local, stderr) =
+            run(&work, &[command, "-no-color", "-deprecation=module:local"]);
+        assert_eq!(code, 0, "{command}: {stderr}");
+        assert!(!local.contains("Nested:"), "{command}:\n{local}");
+        assert!(
+            local.contains("Local: use new_name.") && local.contains("Local: use new_out."),
+            "{command}:\n{local}"
+        );
+        assert_eq!(local.matches("Warning: ").count(), 2, "{command}:\n{local}");
+    }
 }

@@ -349,6 +349,48 @@ fn locality_of_modules() {
     assert!(tofu::deprecation::is_local_module(&cfg, &cause("")));
 }
 
+/// `import` blocks consume their `id` and `for_each` values: a deprecated
+/// output read there warns at that expression.
+#[test]
+fn import_id_and_for_each_warn() {
+    let root = r#"module "m" {
+  source = "./child"
+}
+resource "terraform_data" "r" {
+  for_each = toset(["a"])
+}
+import {
+  for_each = { a = module.m.dep }
+  to       = terraform_data.r[each.key]
+  id       = "${each.value}-${module.m.obj.a}"
+}
+"#;
+    let (_d, cfg) = load(&[("main.tf", root), ("child/main.tf", CHILD)]);
+    for diags in [
+        tofu::validate_with_causes(&cfg),
+        tofu::plan_with_causes(&cfg, common::default_variables(&cfg)).1,
+    ] {
+        assert!(!diags.has_errors(), "{diags:?}");
+        let mut found = warnings(&diags);
+        found.sort();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    DERIVED.to_string(),
+                    derived("module.m.obj", "obj is going away"),
+                    10
+                ),
+                (
+                    DERIVED.to_string(),
+                    "This value's attribute a is derived from module.m.dep, which is deprecated with the following message:\n\ndep is going away".to_string(),
+                    8
+                ),
+            ]
+        );
+    }
+}
+
 fn assert_no_deprecation(v: &Value) {
     let (_, marks) = v.unmark_deep();
     assert!(

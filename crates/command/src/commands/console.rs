@@ -138,8 +138,7 @@ pub fn run_with_input(args: &[String], input: &mut dyn BufRead, streams: &mut St
 /// The console shows every diagnostic on stderr (OpenTofu's `Ui.Error` and
 /// `Ui.Warn` both write there).
 fn show(view: &View, streams: &mut Streams, diags: &Diagnostics, sources: &SourceMap) {
-    let is_local = |_: &tfdiags::DeprecationCause| true;
-    for msg in tfdiags::render_diagnostics(diags, sources, &view.options, &is_local) {
+    for msg in view.messages(diags, sources, None) {
         streams.eprint(&msg.text);
     }
 }

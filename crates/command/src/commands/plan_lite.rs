@@ -137,13 +137,10 @@ fn show(
     config: Option<&configs::config::Config>,
 ) {
     if !json {
-        super::validate::show_diagnostics(view, streams, diags, sources, config);
+        view.diagnostics_in(streams, diags, sources, config);
         return;
     }
-    let is_local = |cause: &tfdiags::DeprecationCause| {
-        config.is_none_or(|root| tofu::deprecation::is_local_module(root, cause))
-    };
-    for msg in tfdiags::render_diagnostics(diags, sources, &view.options, &is_local) {
+    for msg in view.messages(diags, sources, config) {
         streams.eprint(&msg.text);
     }
 }

@@ -73,10 +73,10 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     }
     let config = loaded.config.as_ref();
     if diags.has_errors() {
-        show_diagnostics(&view, streams, &diags, &sources, config);
+        view.diagnostics_in(streams, &diags, &sources, config);
         return 1;
     }
-    show_diagnostics(&view, streams, &diags, &sources, config);
+    view.diagnostics_in(streams, &diags, &sources, config);
     let message = if diags.is_empty() {
         SUCCESS
     } else {
@@ -112,27 +112,6 @@ pub(crate) fn deprecation_level(
 /// OpenTofu's `View.HelpPrompt`, after an argument error.
 pub(crate) fn help_prompt(command: &str) -> String {
     format!("\nFor more help on using this command, run:\n  tofu-rs {command} -help\n")
-}
-
-/// The human view of `diags`, as [`View::diagnostics`] but knowing which
-/// modules are local for `-deprecation=module:local` (a module reached
-/// only through `./` and `../` sources).
-pub(crate) fn show_diagnostics(
-    view: &View,
-    streams: &mut Streams,
-    diags: &tfdiags::Diagnostics,
-    sources: &tfdiags::SourceMap,
-    config: Option<&configs::config::Config>,
-) {
-    let is_local = |cause: &tfdiags::DeprecationCause| {
-        config.is_none_or(|root| tofu::deprecation::is_local_module(root, cause))
-    };
-    for msg in tfdiags::render_diagnostics(diags, sources, &view.options, &is_local) {
-        match msg.stream {
-            tfdiags::Stream::Stderr => streams.eprint(&msg.text),
-            tfdiags::Stream::Stdout => streams.print(&msg.text),
-        }
-    }
 }
 
 /// The quick checks of the test files, which live outside the graph: each

@@ -64,14 +64,13 @@ pub fn render_plan(plan: &Plan, opts: &HumanOptions) -> String {
     let outputs = render_outputs(&plan.output_changes, &c);
 
     if changes.is_empty() && outputs.is_empty() {
+        // One line since OpenTofu 1.13 (opentofu#4427): the paragraph that
+        // repeated it ("OpenTofu has compared your real infrastructure ...",
+        // which Terraform still prints) is gone, and whatever follows, such
+        // as the warnings, starts on the next line.
         out.push_str(&c.color(
-            "\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the configuration.[reset]\n\n",
+            "\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the configuration.[reset]\n",
         ));
-        out.push_str(&word_wrap(
-            "OpenTofu has compared your real infrastructure against your configuration and found no differences, so no changes are needed.",
-            opts.width,
-        ));
-        out.push('\n');
         return out;
     }
 

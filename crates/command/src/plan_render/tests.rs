@@ -242,9 +242,7 @@ fn empty_plan_says_no_changes() {
     let plan = Plan::default();
     assert_eq!(
         render_plan(&plan, &HumanOptions::default()),
-        "\nNo changes. Your infrastructure matches the configuration.\n\n\
-         OpenTofu has compared your real infrastructure against your configuration and\n\
-         found no differences, so no changes are needed.\n"
+        "\nNo changes. Your infrastructure matches the configuration.\n"
     );
     // Null outputs are no change either.
     let plan = Plan {

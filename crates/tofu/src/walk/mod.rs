@@ -238,13 +238,17 @@ impl Walk<'_> {
             };
             let data = self.data(state, self.root, ModuleInstance::root(), rep);
             let scope = data.scope();
+            // Both consume their values: a deprecated module output read
+            // here warns at the expression, as anywhere else.
             if let Some(fe) = &imp.for_each {
-                let (_, d) = scope.eval_expr(fe, &cty::Type::Dynamic);
+                let (v, d) = scope.eval_expr(fe, &cty::Type::Dynamic);
                 diags.extend(d);
+                crate::deprecation::check_expr(self, &v, fe);
             }
             if let Some(id) = &imp.id {
-                let (_, d) = scope.eval_expr(id, &cty::Type::String);
+                let (v, d) = scope.eval_expr(id, &cty::Type::String);
                 diags.extend(d);
+                crate::deprecation::check_expr(self, &v, id);
             }
         }
         diags
