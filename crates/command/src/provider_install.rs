@@ -144,6 +144,15 @@ impl Task<'_> {
         {
             return Outcome::AlreadyInstalled(version);
         }
+        // A cached copy matching the lock is linked without asking the
+        // source for the package (ensureProviderVersionInDirectory).
+        if let Some(cache) = self.cache {
+            match cache.link_cached(&r.provider, &version, self.platform, self.target, &allowed) {
+                Ok(Some(installed)) => return Outcome::Linked(version, installed),
+                Ok(None) => {}
+                Err(e) => return Outcome::FetchFailed(version, FetchError::Install(e)),
+            }
+        }
         let meta = match self
             .source
             .package_meta(&r.provider, &version, self.platform)

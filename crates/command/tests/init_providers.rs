@@ -359,7 +359,17 @@ fn plugin_cache_links_on_second_directory() {
     std::fs::write(&second.cli_config, registry_cli_config(&reg, "")).unwrap();
     std::fs::write(second.path().join(".terraform.lock.hcl"), first.lock_file()).unwrap();
     second.envs = first.envs.clone();
+    let downloads = |reg: &TestRegistry| {
+        reg.server
+            .requests()
+            .iter()
+            .filter(|r| r.path.contains("/download/") || r.path.starts_with("/files/"))
+            .count()
+    };
+    let before = downloads(&reg);
     let r = second.run(&[]);
+    // The cached copy matches the lock: the package is not even asked for.
+    assert_eq!(downloads(&reg), before);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stdout.contains("- Reusing previous version of hashicorp/null from the dependency lock file\n- Using hashicorp/null v2.0.0 from the shared cache directory\n"),

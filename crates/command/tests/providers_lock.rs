@@ -430,12 +430,16 @@ fn same_entries_as_terraform() {
     assert!(t.status.success(), "{}", String::from_utf8_lossy(&t.stderr));
     let body = |s: String| s.split_once("\n\n").map(|(_, b)| b.to_string()).unwrap();
     assert_eq!(body(ours.lock_file()), body(theirs.lock_file()));
-    // The progress lines, tool names and the default host aside.
+    // The progress lines, tool names and the default host aside, sorted:
+    // terraform prints the "Obtained" lines in Go map order of platforms.
     let lines = |s: &str| -> Vec<String> {
-        s.lines()
+        let mut v: Vec<String> = s
+            .lines()
             .filter(|l| l.starts_with("- "))
             .map(|l| l.replace("registry.opentofu.org/", ""))
-            .collect()
+            .collect();
+        v.sort();
+        v
     };
     assert_eq!(lines(&r.stdout), lines(&String::from_utf8_lossy(&t.stdout)));
 

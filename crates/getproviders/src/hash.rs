@@ -81,7 +81,7 @@ pub fn parse_sha256_hex(s: &str) -> Option<[u8; 32]> {
 /// SHA-256 of everything `r` yields.
 pub fn sha256_reader(mut r: impl Read) -> std::io::Result<[u8; 32]> {
     let mut h = Sha256::new();
-    let mut buf = vec![0u8; 64 * 1024];
+    let mut buf = vec![0u8; 1 << 20];
     loop {
         let n = r.read(&mut buf)?;
         if n == 0 {
@@ -94,7 +94,7 @@ pub fn sha256_reader(mut r: impl Read) -> std::io::Result<[u8; 32]> {
 
 /// `dirhash.Hash1` over `(name, sha256)` pairs: the sorted
 /// `"<hex>  <name>\n"` lines, hashed again and base64-encoded.
-fn hash1(mut files: Vec<(String, [u8; 32])>) -> Result<Hash, String> {
+pub(crate) fn hash1(mut files: Vec<(String, [u8; 32])>) -> Result<Hash, String> {
     files.sort_by(|a, b| a.0.cmp(&b.0));
     let mut summary = Sha256::new();
     for (name, sum) in &files {

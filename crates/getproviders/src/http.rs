@@ -196,7 +196,7 @@ impl HttpClient {
             .header("Content-Length")
             .and_then(|v| v.trim().parse().ok());
         let mut reader = resp.into_reader();
-        let n = std::io::copy(&mut reader, out).map_err(|e| match expected {
+        let n = copy_large(&mut reader, out).map_err(|e| match expected {
             Some(len) => format!("incorrect response size: expected {len} bytes: {e}"),
             None => format!("error reading response body: {e}"),
         })?;
@@ -208,6 +208,31 @@ impl HttpClient {
             }
         }
         Ok(n)
+    }
+}
+
+/// `io::copy` with a 1 MB buffer: packages are tens of MB, and 8 KB
+/// pieces cost a write system call each.
+fn copy_large(r: &mut impl Read, w: &mut impl Write) -> std::io::Result<u64> {
+    let mut buf = vec![0u8; 1 << 20];
+    let mut total = 0u64;
+    loop {
+        // Fill the buffer (TLS hands out one record at a time) before
+        // writing it.
+        let mut filled = 0;
+        while filled < buf.len() {
+            match r.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if filled == 0 {
+            return Ok(total);
+        }
+        w.write_all(&buf[..filled])?;
+        total += filled as u64;
     }
 }
 

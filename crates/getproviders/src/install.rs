@@ -13,7 +13,7 @@ use crate::auth::{AuthResult, PackageAuthentication};
 use crate::hash::{hash_matches, package_hash_v1, Hash, LocalPackage, SCHEME_ZIP};
 use crate::http::HttpClient;
 use crate::meta::{unpacked_directory_path, PackageLocation, PackageMeta};
-use crate::unzip::unpack_zip;
+use crate::unzip::unpack_zip_hashed;
 
 /// Why a package was not installed, with OpenTofu's message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,7 +76,7 @@ pub fn install_package(
         .expect("unpacked_directory_path always has a parent");
     std::fs::create_dir_all(parent)
         .map_err(|e| format!("failed to create {}: {e}", parent.display()))?;
-    let auth = match &meta.location {
+    let (auth, hash) = match &meta.location {
         PackageLocation::HttpUrl(url) => {
             // Downloaded outside the target tree: an interrupted download
             // must not leave anything under `base`.
@@ -92,9 +92,11 @@ pub fn install_package(
         PackageLocation::LocalArchive(zip) => {
             install_archive(meta, zip, &final_dir, allowed_hashes, "current")?
         }
-        PackageLocation::LocalDir(src) => install_dir(meta, src, &final_dir, allowed_hashes)?,
+        PackageLocation::LocalDir(src) => {
+            (install_dir(meta, src, &final_dir, allowed_hashes)?, None)
+        }
     };
-    finish(meta, final_dir, auth, allowed_hashes)
+    finish(meta, final_dir, auth, allowed_hashes, hash)
 }
 
 fn authenticate(
@@ -104,16 +106,42 @@ fn authenticate(
     Ok(auth.map(|a| a.authenticate(local)).transpose()?)
 }
 
+/// Verifies and unpacks an archive into a staging directory beside
+/// `final_dir`, computing its `h1:` hash in the same pass; the lock
+/// file's hashes are checked before the staged copy is moved into place
+/// (a mismatch removes it). Returns what authentication established and
+/// the hash, when unpacking could compute it.
 fn install_archive(
     meta: &PackageMeta,
     zip: &Path,
     final_dir: &Path,
     allowed: &[Hash],
     which: &str,
-) -> Result<Option<AuthResult>, InstallError> {
+) -> Result<(Option<AuthResult>, Option<Hash>), InstallError> {
     let auth = authenticate(meta.authentication.as_ref(), LocalPackage::Zip(zip))?;
+    let parent = final_dir.parent().expect("package dir has a parent");
+    let staged = staging_dir(parent)?;
+    let h1 = unpack_zip_hashed(zip, staged.path()).map_err(|e| {
+        InstallError(format!(
+            "failed to unpack provider package {}: {e}",
+            meta.location
+        ))
+    })?;
     if !allowed.is_empty() {
-        let ok = hash_matches(LocalPackage::Zip(zip), allowed).map_err(|e| {
+        let ok = match &h1 {
+            Some(h) if allowed.contains(h) => Ok(true),
+            // The h1: hash is known not to match; only zh: hashes can.
+            Some(_) => {
+                let zh: Vec<Hash> = allowed
+                    .iter()
+                    .filter(|h| h.scheme() == SCHEME_ZIP)
+                    .cloned()
+                    .collect();
+                hash_matches(LocalPackage::Zip(zip), &zh)
+            }
+            None => hash_matches(LocalPackage::Zip(zip), allowed),
+        }
+        .map_err(|e| {
             format!(
                 "failed to calculate checksum for {} {} package at {}: {e}",
                 meta.provider, meta.version, meta.location
@@ -126,17 +154,9 @@ fn install_archive(
             )));
         }
     }
-    let parent = final_dir.parent().expect("package dir has a parent");
-    let staged = staging_dir(parent)?;
-    unpack_zip(zip, staged.path()).map_err(|e| {
-        InstallError(format!(
-            "failed to unpack provider package {}: {e}",
-            meta.location
-        ))
-    })?;
     set_dir_mode(staged.path())?;
     swap_into_place(staged.path(), final_dir)?;
-    Ok(auth)
+    Ok((auth, h1))
 }
 
 fn install_dir(
@@ -205,20 +225,26 @@ pub(crate) fn link_or_copy(src: &Path, final_dir: &Path) -> Result<(), InstallEr
     swap_into_place(staged.path(), final_dir)
 }
 
+/// `hash` is the package's `h1:` when unpacking computed it; otherwise
+/// the installed directory is hashed.
 fn finish(
     meta: &PackageMeta,
     dir: PathBuf,
     auth: Option<AuthResult>,
     prior: &[Hash],
+    hash: Option<Hash>,
 ) -> Result<Installed, InstallError> {
-    let hash = package_hash_v1(&dir).map_err(|e| {
-        format!(
-            "failed to compute a checksum for {} {} at {}: {e}",
-            meta.provider,
-            meta.version,
-            dir.display()
-        )
-    })?;
+    let hash = hash
+        .map(Ok)
+        .unwrap_or_else(|| package_hash_v1(&dir))
+        .map_err(|e| {
+            format!(
+                "failed to compute a checksum for {} {} at {}: {e}",
+                meta.provider,
+                meta.version,
+                dir.display()
+            )
+        })?;
     let mut lock_hashes = vec![hash.clone()];
     lock_hashes.extend(prior.iter().cloned());
     if let Some(a) = &auth {

@@ -405,6 +405,32 @@ fn dot_dot_entry_is_refused() {
 }
 
 #[test]
+fn archive_that_is_not_a_zip_is_refused_and_nothing_installed() {
+    let mirror = tempfile::tempdir().unwrap();
+    let type_dir = mirror.path().join("registry.opentofu.org/hashicorp/junk");
+    std::fs::create_dir_all(&type_dir).unwrap();
+    std::fs::write(
+        type_dir.join("terraform-provider-junk_1.0.0_linux_amd64.zip"),
+        b"<html>502 Bad Gateway</html>",
+    )
+    .unwrap();
+    let src = FilesystemMirrorSource::new(mirror.path());
+    let meta = src
+        .package_meta(&addrs::Provider::default_for("junk"), &v("1.0.0"), &linux())
+        .unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let err = install_package(&meta, work.path(), &[], &http()).unwrap_err();
+    assert!(
+        err.0.starts_with("failed to unpack provider package "),
+        "{err}"
+    );
+    let version_dir = work
+        .path()
+        .join("registry.opentofu.org/hashicorp/junk/1.0.0");
+    assert_eq!(std::fs::read_dir(&version_dir).unwrap().count(), 0);
+}
+
+#[test]
 fn escaping_symlink_is_refused() {
     let mirror = tempfile::tempdir().unwrap();
     let type_dir = mirror.path().join("registry.opentofu.org/hashicorp/evil");
