@@ -141,8 +141,10 @@ impl Parser<'_> {
             // Most operands stand alone: no operator stack to build.
             return (first, diags);
         }
-        let mut operands = vec![first];
-        let mut ops: Vec<(BinaryOp, u8)> = Vec::new();
+        // Room for the usual `a op b` and `a op b op c` without regrowing.
+        let mut operands = Vec::with_capacity(3);
+        operands.push(first);
+        let mut ops: Vec<(BinaryOp, u8)> = Vec::with_capacity(2);
         let mut deepened = 0;
         while let Some((op, prec)) = binary_op(self.peek().ty) {
             if !self.deepen() {
