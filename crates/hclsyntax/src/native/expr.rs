@@ -80,7 +80,9 @@ impl Parser<'_> {
     }
 
     fn parse_ternary(&mut self) -> (Expr, Diagnostics) {
-        let start_range = self.next_range();
+        // The range is only needed for a conditional: most expressions
+        // are not one, so it is computed from the token when it is.
+        let start = self.peek();
         let (cond, mut diags) = self.parse_binary_ops();
         if self.recovery && has_errors(&diags) {
             return (cond, diags);
@@ -89,6 +91,7 @@ impl Parser<'_> {
             return (cond, diags);
         }
         self.read();
+        let start_range = self.range(start);
         let (true_result, td) = self.parse_expression();
         let failed = has_errors(&td);
         diags.extend(td);
@@ -134,8 +137,14 @@ impl Parser<'_> {
         if self.recovery && has_errors(&diags) {
             return (first, diags);
         }
-        let mut operands = vec![first];
-        let mut ops: Vec<(BinaryOp, u8)> = Vec::new();
+        if binary_op(self.peek().ty).is_none() {
+            // Most operands stand alone: no operator stack to build.
+            return (first, diags);
+        }
+        // Room for the usual `a op b` and `a op b op c` without regrowing.
+        let mut operands = Vec::with_capacity(3);
+        operands.push(first);
+        let mut ops: Vec<(BinaryOp, u8)> = Vec::with_capacity(2);
         let mut deepened = 0;
         while let Some((op, prec)) = binary_op(self.peek().ty) {
             if !self.deepen() {

@@ -172,7 +172,9 @@ impl<'a> Lexed<'a> {
     /// the text, when the caller has one.
     fn parser(self, name: Arc<str>, lines: Option<&'a [usize]>) -> (Parser<'a>, Diagnostics) {
         let loc = token::Locator::new(self.text, self.first, self.base, name, lines);
-        let mut diags = invalid::check_invalid_tokens(&self.toks, &loc);
+        let mut toks = self.toks;
+        loc.assign_lines(&mut toks);
+        let mut diags = invalid::check_invalid_tokens(&toks, &loc);
         if self.truncated {
             let end = self.text.len();
             diags.push(Diagnostic::error(
@@ -181,7 +183,7 @@ impl<'a> Lexed<'a> {
                 loc.range(end, end),
             ));
         }
-        (Parser::new(self.text, self.toks, loc), diags)
+        (Parser::new(self.text, toks, loc), diags)
     }
 }
 

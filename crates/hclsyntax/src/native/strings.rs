@@ -9,6 +9,11 @@ use crate::pos::Range;
 /// strings); heredocs and bare templates keep backslashes as written.
 /// `range` is the chunk's range, used to place errors on the bad escape.
 pub(super) fn decode_literal(raw: &str, quoted: bool, range: &Range) -> (String, Diagnostics) {
+    let special = |b: &u8| matches!(b, b'$' | b'%') || (quoted && *b == b'\\');
+    if !raw.as_bytes().iter().any(special) {
+        // Nothing to decode: the text is the value.
+        return (raw.to_string(), Diagnostics::new());
+    }
     let mut out = String::with_capacity(raw.len());
     let mut diags = Diagnostics::new();
     let mut rest = raw;

@@ -4,7 +4,7 @@
 //! then `%{if}` becomes a conditional and `%{for}` a join over a `for`
 //! expression. A port of HCL's `parser_template.go`.
 
-use super::parser::{placeholder, Parser};
+use super::parser::{placeholder, Parser, Tok};
 use super::strings::decode_literal;
 use super::token::T;
 use crate::ast::{Expr, ExprKind, ForExpr, Literal};
@@ -74,11 +74,39 @@ impl Parser<'_> {
     /// A quoted template or heredoc in expression position.
     pub fn parse_template_term(&mut self) -> (Expr, Diagnostics) {
         let open = self.read();
+        if open.ty == T::OQuote {
+            if let Some(plain) = self.parse_plain_quoted(open) {
+                return plain;
+            }
+        }
         let flush = open.ty == T::OHeredoc && self.bytes(open).starts_with("<<-");
         let closer = Parser::opposite(open.ty).expect("template opener has a closer");
         let (exprs, passthru, _, diags) = self.parse_template_inner(closer, flush);
         let range = self.range(open).to(&self.prev_range());
         (wrap(exprs, passthru, range), diags)
+    }
+
+    /// `""` or a quoted string of one literal chunk (most strings): the
+    /// literal the general template path would make of it, without its
+    /// part lists.
+    fn parse_plain_quoted(&mut self, open: Tok) -> Option<(Expr, Diagnostics)> {
+        let first = self.peek();
+        let (value, diags) = match first.ty {
+            T::CQuote => {
+                self.read();
+                (String::new(), Diagnostics::new())
+            }
+            // Inside a quoted string no comment or newline tokens are
+            // skipped, so the closing quote is the very next token.
+            T::QuotedLit if self.toks.get(first.idx + 1).map(|t| t.ty) == Some(T::CQuote) => {
+                self.read();
+                self.read();
+                decode_literal(self.bytes(first), true, &self.range(first))
+            }
+            _ => return None,
+        };
+        let range = self.range(open).to(&self.prev_range());
+        Some((literal(value, range), diags))
     }
 
     /// A whole bare template, up to the end of input (`ParseTemplate`).

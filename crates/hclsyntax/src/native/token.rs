@@ -73,6 +73,9 @@ pub(super) struct Token {
     pub ty: T,
     start: u32,
     end: u32,
+    /// Index of the line the token starts on (see [`Locator::assign_lines`]),
+    /// so that ranges need no search of the line index.
+    line: u32,
 }
 
 impl Token {
@@ -84,6 +87,7 @@ impl Token {
             ty,
             start: start as u32,
             end: end as u32,
+            line: 0,
         }
     }
 
@@ -134,6 +138,8 @@ pub(super) struct Locator<'a> {
     filename: Arc<str>,
     lines: Cow<'a, [usize]>,
     hint: Cell<Hint>,
+    /// The text from `first` on is ASCII, so a column is a byte distance.
+    ascii: bool,
 }
 
 /// The previous lookup: its line index, byte offset and the characters
@@ -165,6 +171,7 @@ impl<'a> Locator<'a> {
             base,
             filename,
             lines,
+            ascii: text.as_bytes()[first.min(text.len())..].is_ascii(),
             hint: Cell::new(Hint {
                 line: 0,
                 byte: first,
@@ -194,7 +201,55 @@ impl<'a> Locator<'a> {
     /// same line, so walking a long line token by token stays linear.
     pub fn pos(&self, byte: usize) -> Pos {
         let byte = byte.clamp(self.first, self.text.len());
-        let idx = self.line_of(byte);
+        self.pos_on_line(self.line_of(byte), byte)
+    }
+
+    /// Records in each token the line it starts on, walking the tokens
+    /// (in source order) and the line index together.
+    pub fn assign_lines(&self, toks: &mut [Token]) {
+        let lines = &*self.lines;
+        let mut cur = 0;
+        for t in toks {
+            let b = t.start();
+            while cur + 1 < lines.len() && lines[cur + 1] <= b {
+                cur += 1;
+            }
+            t.line = u32::try_from(cur).unwrap_or(u32::MAX);
+        }
+    }
+
+    /// The position of `byte`, at or after the start of line `from`
+    /// (the token's own line): found by walking forward over the few lines
+    /// a token may span.
+    fn pos_from_line(&self, from: usize, byte: usize) -> Pos {
+        let byte = byte.clamp(self.first, self.text.len());
+        let lines = &*self.lines;
+        if from >= lines.len() || lines[from] > byte {
+            return self.pos_on_line(self.line_of(byte), byte);
+        }
+        let mut idx = from;
+        while idx + 1 < lines.len() && lines[idx + 1] <= byte {
+            idx += 1;
+        }
+        self.pos_on_line(idx, byte)
+    }
+
+    /// The position of `byte`, which is on line `idx`.
+    fn pos_on_line(&self, idx: usize, byte: usize) -> Pos {
+        let line_start = if idx == 0 {
+            self.first
+        } else {
+            self.lines[idx]
+        };
+        if self.ascii {
+            let chars = byte - line_start;
+            self.hint.set(Hint {
+                line: idx,
+                byte,
+                chars,
+            });
+            return self.position(idx, chars, byte);
+        }
         let bytes = self.text.as_bytes();
         let last = self.hint.get();
         // Characters from the start of the line to `byte`.
@@ -203,11 +258,6 @@ impl<'a> Locator<'a> {
         } else if last.line == idx {
             last.chars - count_chars(&bytes[byte..last.byte])
         } else {
-            let line_start = if idx == 0 {
-                self.first
-            } else {
-                self.lines[idx]
-            };
             count_chars(&bytes[line_start..byte])
         };
         self.hint.set(Hint {
@@ -215,6 +265,11 @@ impl<'a> Locator<'a> {
             byte,
             chars,
         });
+        self.position(idx, chars, byte)
+    }
+
+    /// The position `chars` characters into line `idx`, at `byte`.
+    fn position(&self, idx: usize, chars: usize, byte: usize) -> Pos {
         Pos {
             line: self.base.line + idx,
             column: if idx == 0 {
@@ -233,7 +288,12 @@ impl<'a> Locator<'a> {
 
     /// The range of a token.
     pub fn token_range(&self, tok: &Token) -> Range {
-        self.range(tok.start(), tok.end())
+        let line = tok.line as usize;
+        Range::new(
+            self.filename.clone(),
+            self.pos_from_line(line, tok.start()),
+            self.pos_from_line(line, tok.end()),
+        )
     }
 }
 
@@ -266,4 +326,34 @@ pub(super) fn is_id_start(c: char) -> bool {
 /// Whether `c` may continue an identifier (`ID_Continue` or `-`).
 pub(super) fn is_id_continue(c: char) -> bool {
     c == '-' || unicode_ident::is_xid_continue(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::native::scan::{scan, ScanMode};
+
+    /// Token ranges found from each token's recorded line must equal the
+    /// ones found by searching the line index, for ASCII and non-ASCII
+    /// text, tokens spanning lines (heredocs, comments) and a BOM.
+    #[test]
+    fn token_ranges_from_recorded_lines_match_the_search() {
+        let texts = [
+            "a = 1\nb = \"x\"\n",
+            "\u{feff}héllo = \"wörld ${x}\"\n/* multi\nline */ c = [1,\n2]\n",
+            "s = <<-EOT\n  ünï\n  ${a}\n  EOT\nt = \"\"\n# end",
+            "x = {\n  k = \"v\" // note\n}\n\n\nz = a.b[0] ? 1 : 2",
+        ];
+        for text in texts {
+            let first = if text.starts_with('\u{feff}') { 3 } else { 0 };
+            let mut toks = scan(text, first, ScanMode::Normal);
+            let loc = Locator::new(text, first, Pos::START, Arc::from("t.tf"), None);
+            loc.assign_lines(&mut toks);
+            for tok in &toks {
+                let searched = Locator::new(text, first, Pos::START, Arc::from("t.tf"), None)
+                    .range(tok.start(), tok.end());
+                assert_eq!(loc.token_range(tok), searched, "{text:?} {tok:?}");
+            }
+        }
+    }
 }
