@@ -47,6 +47,7 @@ impl ModuleWalker for InstallWalker<'_> {
         let version = req.version_string();
         let ireq = InstallRequest {
             path: req.path,
+            parent_path: req.parent_path,
             source,
             version: version.as_deref(),
             parent_package: parent_package.as_ref(),
