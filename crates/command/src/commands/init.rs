@@ -57,37 +57,38 @@ fn colorize(s: &str, color: bool) -> String {
     out
 }
 
-/// Where the installer's progress lines go: straight to stdout, or kept
-/// for captured streams.
-enum HookSink {
-    Stdout,
-    Buffer(Mutex<Vec<String>>),
-}
-
 /// The human module-install hooks (`moduleInstallationHookHuman`, with
-/// local paths shown).
+/// local paths shown). Modules are installed in parallel, so the lines are
+/// kept with their module's key and printed in walk order afterwards.
+#[derive(Default)]
 struct HumanHooks {
-    sink: HookSink,
+    lines: Mutex<Vec<(String, String)>>,
 }
 
 impl HumanHooks {
-    fn line(&self, s: String) {
-        match &self.sink {
-            HookSink::Stdout => {
-                let mut streams = Streams::system();
-                streams.print(&format!("{s}\n"));
-            }
-            HookSink::Buffer(lines) => lines.lock().expect("hook buffer lock poisoned").push(s),
-        }
+    fn line(&self, key: &str, s: String) {
+        self.lines
+            .lock()
+            .expect("hook buffer lock poisoned")
+            .push((key.to_string(), s));
+    }
+
+    /// The lines in OpenTofu's order: by module in walk order, each
+    /// module's lines in the order they came.
+    fn take_in_walk_order(&self, walker: &InstallWalker<'_>) -> Vec<String> {
+        let mut lines = std::mem::take(&mut *self.lines.lock().expect("hook buffer lock poisoned"));
+        // A stable sort keeps each module's own lines in order.
+        lines.sort_by_cached_key(|(key, _)| walker.walk_order(key));
+        lines.into_iter().map(|(_, l)| l).collect()
     }
 }
 
 impl InstallHooks for HumanHooks {
     fn download(&self, key: &str, package: &str, version: Option<&Version>) {
-        self.line(download_line(key, package, version));
+        self.line(key, download_line(key, package, version));
     }
     fn install(&self, key: &str, _version: Option<&Version>, dir: &str) {
-        self.line(install_line(key, dir));
+        self.line(key, install_line(key, dir));
     }
 }
 
@@ -497,11 +498,7 @@ fn install_modules(
 ) -> InstallOutcome {
     let interrupt = InterruptScope::start();
     let mut diags = Diagnostics::new();
-    let sink = match streams {
-        Streams::System => HookSink::Stdout,
-        Streams::Captured { .. } => HookSink::Buffer(Mutex::new(Vec::new())),
-    };
-    let hooks = Arc::new(HumanHooks { sink });
+    let hooks = Arc::new(HumanHooks::default());
     let work_dir = Path::new(".");
     let mut cfg = InstallerConfig::new(work_dir);
     cfg.modules_dir = modules_dir();
@@ -531,10 +528,8 @@ fn install_modules(
     };
     let walker = InstallWalker::new(&installer, work_dir);
     let (config, more) = build_config(root, &walker);
-    if let HookSink::Buffer(lines) = &hooks.sink {
-        for l in lines.lock().expect("hook buffer lock poisoned").drain(..) {
-            streams.print(&format!("{l}\n"));
-        }
+    for l in hooks.take_in_walk_order(&walker) {
+        streams.print(&format!("{l}\n"));
     }
     diags.append(more);
     if let Err(more) = installer.write_manifest() {
