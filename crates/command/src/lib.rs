@@ -6,6 +6,8 @@ pub mod backend;
 pub mod cli;
 pub mod commands;
 pub mod flags;
+pub mod go_duration;
+pub mod interrupt;
 pub mod loader;
 pub mod module_install;
 pub mod plan_render;

@@ -216,18 +216,29 @@ pub fn config_sources(cfg: &Config) -> SourceMap {
 /// The root's test files are loaded too (`LoadConfigWithTests`, as init
 /// and validate do).
 pub fn load_config(dir: &Path, root_call: &StaticModuleCall) -> Loaded {
-    load_config_tests(dir, root_call, true)
+    load_config_with_test_dir(dir, root_call, configs::test_file::DEFAULT_TEST_DIRECTORY)
+}
+
+/// [`load_config`] with the test files of `test_dir` (`-test-directory`)
+/// instead of `tests`.
+pub fn load_config_with_test_dir(
+    dir: &Path,
+    root_call: &StaticModuleCall,
+    test_dir: &str,
+) -> Loaded {
+    let (root, mut diags) = load_root_with_call(dir, root_call);
+    let root = root.map(|mut root| {
+        diags.extend(root.load_tests(test_dir));
+        root
+    });
+    build_from_root(root, diags, true)
 }
 
 /// [`load_config`] without test files, for the commands that never look
 /// at them (plan-lite, graph, console), as OpenTofu's `LoadConfig`.
 pub fn load_config_without_tests(dir: &Path, root_call: &StaticModuleCall) -> Loaded {
-    load_config_tests(dir, root_call, false)
-}
-
-fn load_config_tests(dir: &Path, root_call: &StaticModuleCall, tests: bool) -> Loaded {
     let (root, diags) = load_root_with_call(dir, root_call);
-    build_from_root(root, diags, tests)
+    build_from_root(root, diags, false)
 }
 
 /// [`load_config_without_tests`] for a root module already read (by

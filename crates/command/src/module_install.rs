@@ -21,6 +21,20 @@ pub struct InstallWalker<'a> {
     /// The module package each installed module belongs to, by key: what
     /// its own local calls must stay inside.
     packages: Mutex<HashMap<String, PackageContext>>,
+    /// The keys of test files' `run` modules, in the order they were
+    /// walked (after the module tree, one at a time).
+    test_runs: Mutex<Vec<String>>,
+}
+
+/// Where a module's progress lines go in OpenTofu's (sequential) walk
+/// order: the module tree depth first with calls by name, then each test
+/// run's module (and its tree) in the order the runs were walked.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WalkOrder {
+    /// Index of the test run the module belongs to, plus one (0 = the
+    /// module tree).
+    test_run: usize,
+    path: Vec<String>,
 }
 
 impl<'a> InstallWalker<'a> {
@@ -29,6 +43,21 @@ impl<'a> InstallWalker<'a> {
             installer,
             work_dir: work_dir.to_path_buf(),
             packages: Mutex::new(HashMap::new()),
+            test_runs: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The position of the module installed at `key` in the walk order
+    /// OpenTofu prints progress in, whatever order it was installed in.
+    pub fn walk_order(&self, key: &str) -> WalkOrder {
+        let runs = self.test_runs.lock().expect("test run list lock poisoned");
+        let test_run = runs
+            .iter()
+            .position(|t| key == t || key.starts_with(&format!("{t}.")))
+            .map_or(0, |i| i + 1);
+        WalkOrder {
+            test_run,
+            path: key.split('.').map(str::to_string).collect(),
         }
     }
 
@@ -43,10 +72,19 @@ impl ModuleWalker for InstallWalker<'_> {
         let Some(source) = req.source_addr else {
             return (None, Diagnostics::new());
         };
+        if req.path.0.len() != req.parent_path.0.len() + 1 {
+            // A test run's module, installed below the root at
+            // `test.<file>.<run>`.
+            self.test_runs
+                .lock()
+                .expect("test run list lock poisoned")
+                .push(module_key(req.path));
+        }
         let parent_package = self.packages().get(&module_key(req.parent_path)).cloned();
         let version = req.version_string();
         let ireq = InstallRequest {
             path: req.path,
+            parent_path: req.parent_path,
             source,
             version: version.as_deref(),
             parent_package: parent_package.as_ref(),
@@ -93,10 +131,11 @@ impl ModuleWalker for InstallWalker<'_> {
         )
     }
 
-    /// OpenTofu installs one call at a time, and the progress lines
-    /// (`Downloading ...`, `- key in dir`) come out in walk order; the
-    /// package fetcher still shares a package between calls.
+    /// The children of a module are installed at the same time (the
+    /// package fetcher shares a package between calls, and waits for one
+    /// being fetched); callers print the progress lines in OpenTofu's
+    /// sequential order with [`InstallWalker::walk_order`].
     fn parallel(&self) -> bool {
-        false
+        true
     }
 }

@@ -3,15 +3,21 @@
 //! later request for a package already fetched copies the first install
 //! (dot files skipped, as OpenTofu's copy does); a request that arrives
 //! while the same package is being fetched on another thread waits for
-//! that fetch instead of starting its own.
+//! that fetch instead of starting its own. Every fetch can be cancelled
+//! ([`Cancel`]) and lands in its install directory whole or not at all.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
+use crate::cancel::{Cancel, Canceled, CANCELED_TEXT};
 use crate::fetch::{self, HttpSettings};
-use crate::pathutil::go_io_error_text;
+use crate::pathutil::{go_io_error_text, path_error};
+
+/// How often a request waiting for another thread's fetch of the same
+/// package looks at the cancellation flag.
+const WAIT_POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
 enum SlotState {
     Fetching,
@@ -53,9 +59,18 @@ impl PackageFetcher {
     }
 
     /// `FetchPackage`: the package at `package` (normalized, no subdir)
-    /// into `inst_dir`, which must not exist yet.
-    pub fn fetch_package(&self, inst_dir: &Path, package: &str) -> Result<(), String> {
+    /// into `inst_dir`, which must not exist yet. The package is fetched
+    /// into a staging directory beside `inst_dir` and renamed into place
+    /// when complete, so `inst_dir` never holds half a package, even when
+    /// the run is cancelled (or killed) halfway.
+    pub fn fetch_package(
+        &self,
+        inst_dir: &Path,
+        package: &str,
+        cancel: &Cancel,
+    ) -> Result<(), FetchError> {
         loop {
+            cancel.check()?;
             let (slot, owner) = {
                 let mut slots = self.slots.lock().expect("package fetcher lock poisoned");
                 match slots.get(package) {
@@ -72,7 +87,11 @@ impl PackageFetcher {
             };
             if owner {
                 self.downloads.fetch_add(1, Ordering::SeqCst);
-                let result = fetch::fetch_package(package, inst_dir, &self.settings);
+                let settings = self.settings.clone();
+                let pkg = package.to_string();
+                let result = staged(inst_dir, cancel, move |dst| {
+                    fetch::fetch_package(&pkg, dst, &settings)
+                });
                 let mut state = slot.state.lock().expect("package slot lock poisoned");
                 match &result {
                     Ok(()) => *state = SlotState::Done(inst_dir.to_path_buf()),
@@ -91,13 +110,109 @@ impl PackageFetcher {
             }
             let mut state = slot.state.lock().expect("package slot lock poisoned");
             while matches!(*state, SlotState::Fetching) {
-                state = slot.ready.wait(state).expect("package slot lock poisoned");
+                cancel.check()?;
+                state = slot
+                    .ready
+                    .wait_timeout(state, WAIT_POLL)
+                    .expect("package slot lock poisoned")
+                    .0;
             }
             match &*state {
-                SlotState::Done(prev) => return copy_previous(prev, inst_dir),
+                SlotState::Done(prev) => {
+                    let prev = prev.clone();
+                    drop(state);
+                    return staged(inst_dir, cancel, move |dst| copy_previous(&prev, dst));
+                }
                 SlotState::Failed => continue,
                 SlotState::Fetching => unreachable!("waited until the fetch finished"),
             }
+        }
+    }
+}
+
+/// Why a package could not be fetched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FetchError {
+    /// The run was cancelled while the package was being fetched.
+    Canceled,
+    /// The fetch failed; the text reads as go-getter's errors do.
+    Failed(String),
+}
+
+impl From<Canceled> for FetchError {
+    fn from(_: Canceled) -> FetchError {
+        FetchError::Canceled
+    }
+}
+
+impl std::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FetchError::Canceled => f.write_str(CANCELED_TEXT),
+            FetchError::Failed(e) => f.write_str(e),
+        }
+    }
+}
+
+/// The prefix of staging directories in a modules directory: what an
+/// interrupted run may leave behind, removed by the next one.
+pub const STAGING_PREFIX: &str = ".tofu-rs-fetch-";
+
+/// Runs `fill` (on a thread, abandoned if the run is cancelled) to create
+/// a directory at a staging path, then renames it to `inst_dir`.
+fn staged(
+    inst_dir: &Path,
+    cancel: &Cancel,
+    fill: impl FnOnce(&Path) -> Result<(), String> + Send + 'static,
+) -> Result<(), FetchError> {
+    let parent = inst_dir.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)
+        .map_err(|e| FetchError::Failed(path_error("mkdir", &parent.display().to_string(), &e)))?;
+    let staging = tempfile::Builder::new()
+        .prefix(STAGING_PREFIX)
+        .tempdir_in(parent)
+        .map_err(|e| FetchError::Failed(format!("failed to create temporary directory: {e}")))?;
+    // The staging directory goes with the work: abandoned work cleans up
+    // after itself when it ends (or the next run does, if the process
+    // exits first).
+    let staging_path = staging.path().to_path_buf();
+    let done = cancel.run(move || {
+        let dst = staging.path().join("pkg");
+        let r = fill(&dst);
+        (staging, r)
+    });
+    let (staging, result) = match done {
+        Ok(d) => d,
+        Err(c) => {
+            // Best effort: the abandoned work may still be writing there.
+            let _ = std::fs::remove_dir_all(&staging_path);
+            return Err(c.into());
+        }
+    };
+    result.map_err(FetchError::Failed)?;
+    let from = staging.path().join("pkg");
+    if std::fs::symlink_metadata(&from).is_err() {
+        // A fetch that created nothing (an empty package): an empty
+        // directory, as go-getter leaves.
+        std::fs::create_dir_all(&from).map_err(|e| FetchError::Failed(go_io_error_text(&e)))?;
+    }
+    std::fs::rename(&from, inst_dir).map_err(|e| {
+        FetchError::Failed(format!(
+            "failed to move the package into {}: {}",
+            inst_dir.display(),
+            go_io_error_text(&e)
+        ))
+    })
+}
+
+/// Removes the staging directories an interrupted run left in `dir`.
+pub fn remove_stale_staging(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().starts_with(STAGING_PREFIX) {
+            let _ = std::fs::remove_dir_all(e.path());
         }
     }
 }

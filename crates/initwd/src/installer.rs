@@ -13,8 +13,9 @@ use std::sync::{Arc, Mutex};
 use addrs::{ModuleSource, DEFAULT_MODULE_REGISTRY_HOST};
 use hclsyntax::{Diagnostic, Diagnostics, Range, Severity};
 
+use crate::cancel::Cancel;
 use crate::fetch::expand_subdir_glob;
-use crate::fetcher::PackageFetcher;
+use crate::fetcher::{remove_stale_staging, PackageFetcher};
 use crate::goversion::{Constraints, Version};
 use crate::manifest::{Manifest, Record};
 use crate::pathutil::{eval_symlinks, go_io_error_text, join, under};
@@ -84,6 +85,10 @@ impl PackageContext {
 pub struct InstallRequest<'a> {
     /// The call's module path (`["net", "sub"]` for `module.net.module.sub`).
     pub path: &'a addrs::Module,
+    /// The calling module's path: `path` without its last step for a
+    /// module call, the root for the module of a test file's `run` block
+    /// (installed at `test.<file>.<run>`).
+    pub parent_path: &'a addrs::Module,
     pub source: &'a ModuleSource,
     /// The `version` argument as written, if any.
     pub version: Option<&'a str>,
@@ -124,6 +129,9 @@ pub struct InstallerConfig {
     pub modules_dir: String,
     /// `-upgrade`: reinstall everything, ignoring the manifest.
     pub upgrade: bool,
+    /// Set when the user interrupts the run: fetches and registry
+    /// requests in flight are abandoned and later ones fail.
+    pub cancel: Cancel,
 }
 
 impl InstallerConfig {
@@ -134,6 +142,7 @@ impl InstallerConfig {
             root_dir: ".".to_string(),
             modules_dir: ".terraform/modules".to_string(),
             upgrade: false,
+            cancel: Cancel::new(),
         }
     }
 }
@@ -143,7 +152,8 @@ pub struct ModuleInstaller {
     cfg: InstallerConfig,
     manifest: Mutex<Manifest>,
     fetcher: PackageFetcher,
-    registry: Option<RegistryClient>,
+    /// Shared with the threads registry requests run on.
+    registry: Option<Arc<RegistryClient>>,
     hooks: Arc<dyn InstallHooks>,
 }
 
@@ -179,12 +189,13 @@ impl ModuleInstaller {
         };
         std::fs::create_dir_all(&mods).map_err(|e| vec![read_err(go_io_error_text(&e))])?;
         let mut manifest = Manifest::read_dir(&mods).map_err(|e| vec![read_err(e.to_string())])?;
+        remove_stale_staging(&mods);
         manifest.insert(Record::root(cfg.root_dir.clone()));
         Ok(ModuleInstaller {
             cfg,
             manifest: Mutex::new(manifest),
             fetcher,
-            registry,
+            registry: registry.map(Arc::new),
             hooks,
         })
     }
@@ -325,7 +336,7 @@ impl ModuleInstaller {
         constraints: &Constraints,
     ) -> Result<InstalledModule, Diagnostics> {
         let mut diags = Vec::new();
-        let parent_key = req.path.parent().map(|p| p.0.join(".")).unwrap_or_default();
+        let parent_key = req.parent_path.0.join(".");
         let parent_dir = self
             .lock_manifest()
             .get(&parent_key)
@@ -412,7 +423,10 @@ impl ModuleInstaller {
             )]);
         }
         let abs_inst = self.abs(inst_path);
-        if let Err(e) = self.fetcher.fetch_package(&abs_inst, package) {
+        if let Err(e) = self
+            .fetcher
+            .fetch_package(&abs_inst, package, &self.cfg.cancel)
+        {
             let _ = remove_any(&abs_inst);
             return Err(vec![Diagnostic::error(
                 "Failed to download module",
@@ -503,7 +517,8 @@ impl ModuleInstaller {
         };
         let hostname = pkg.host.as_str();
         let addr = req.source.to_string();
-        let versions = client.module_versions(pkg).map_err(|e| match e {
+        let versions = self.cancelable(client, |c, p| c.module_versions(p), pkg);
+        let versions = versions.map_err(|e| match e {
             RegistryError::ModuleNotFound(_) => {
                 let suggestion = if hostname == DEFAULT_MODULE_REGISTRY_HOST {
                     "\n\nIf you believe this module is missing from the registry, please submit a issue on the OpenTofu Registry https://github.com/opentofu/registry/issues/new/choose"
@@ -583,8 +598,9 @@ impl ModuleInstaller {
         };
         self.hooks.download(&key, &pkg.to_string(), Some(&version));
 
-        let raw_location = client
-            .module_location(pkg, &version.to_string())
+        let at_version = version.to_string();
+        let raw_location = self
+            .cancelable(client, move |c, p| c.module_location(p, &at_version), pkg)
             .map_err(|e| {
                 with_warnings(vec![sourceless(
                     "Error accessing remote module registry",
@@ -622,7 +638,10 @@ impl ModuleInstaller {
             unreachable!("checked to be a remote source above");
         };
         let abs_inst = self.abs(inst_path);
-        if let Err(e) = self.fetcher.fetch_package(&abs_inst, dl_package) {
+        if let Err(e) = self
+            .fetcher
+            .fetch_package(&abs_inst, dl_package, &self.cfg.cancel)
+        {
             let _ = remove_any(&abs_inst);
             return Err(with_warnings(err(
                 "Failed to download module",
@@ -659,6 +678,26 @@ impl ModuleInstaller {
             already_installed: false,
             warnings,
         })
+    }
+}
+
+impl ModuleInstaller {
+    /// A registry request on its own thread, abandoned when the run is
+    /// cancelled (which then reads as the request's error).
+    fn cancelable<T: Send + 'static>(
+        &self,
+        client: &Arc<RegistryClient>,
+        request: impl FnOnce(&RegistryClient, &addrs::ModuleRegistryPackage) -> Result<T, RegistryError>
+            + Send
+            + 'static,
+        pkg: &addrs::ModuleRegistryPackage,
+    ) -> Result<T, RegistryError> {
+        let client = client.clone();
+        let pkg = pkg.clone();
+        self.cfg
+            .cancel
+            .run(move || request(&client, &pkg))
+            .unwrap_or_else(|c| Err(RegistryError::Other(c.to_string())))
     }
 }
 

@@ -9,6 +9,7 @@
 //! configuration language beyond reading the CLI configuration's `host`
 //! blocks. Loading each installed module is the caller's (`configs`) job.
 
+pub mod cancel;
 pub mod cliconfig;
 pub mod fetch;
 mod fetcher;
@@ -19,8 +20,9 @@ pub mod manifest;
 pub mod pathutil;
 pub mod registry;
 
+pub use cancel::{Cancel, Canceled, CANCELED_TEXT};
 pub use fetch::HttpSettings;
-pub use fetcher::PackageFetcher;
+pub use fetcher::{FetchError, PackageFetcher};
 pub use goversion::{Constraints, Version};
 pub use installer::{
     download_line, install_line, local_escape_diagnostic, InstallHooks, InstallRequest,

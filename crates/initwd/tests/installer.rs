@@ -84,9 +84,11 @@ fn install(
     parent: Option<&PackageContext>,
 ) -> Result<InstalledModule, hclsyntax::Diagnostics> {
     let path = Module(path.iter().map(|s| s.to_string()).collect());
+    let parent_path = Module(path.0[..path.0.len() - 1].to_vec());
     let source = parse_module_source(source).unwrap();
     inst.install(&InstallRequest {
         path: &path,
+        parent_path: &parent_path,
         source: &source,
         version,
         parent_package: parent,

@@ -19,7 +19,11 @@ use tfdiags::{Diagnostics, SourceMap};
 
 use crate::backend;
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{config_sources, data_dir, load_config, modules_dir, root_static_call_for};
+use crate::go_duration::parse_go_duration;
+use crate::interrupt::InterruptScope;
+use crate::loader::{
+    config_sources, data_dir, load_config_with_test_dir, modules_dir, root_static_call_for,
+};
 use crate::module_install::InstallWalker;
 use crate::provider_install::{self, ProviderOptions};
 use crate::view::{Streams, View};
@@ -31,7 +35,8 @@ const SUCCESS: &str =
 const SUCCESS_CLI: &str = "[reset][green]\nYou may now begin working with OpenTofu. Try running \"tofu plan\" to see\nany changes that are required for your infrastructure. All OpenTofu commands\nshould now work.\n\nIf you ever set or change modules or backend configuration for OpenTofu,\nrerun this command to reinitialize your working directory. If you forget, other\ncommands will detect it and remind you to do so if necessary.";
 const EMPTY_DIR: &str = "[reset][bold]OpenTofu initialized in an empty directory![reset]\n\nThe directory has no OpenTofu configuration files. You may begin working\nwith OpenTofu immediately by creating OpenTofu configuration files.";
 
-/// How long a second `init` in the same directory waits for the first.
+/// How long a second `init` in the same directory waits for the first,
+/// unless `-lock-timeout` says otherwise.
 const LOCK_WAIT: Duration = Duration::from_secs(60);
 
 /// The few colour tags init's messages use, as `colorstring` renders them
@@ -52,37 +57,38 @@ fn colorize(s: &str, color: bool) -> String {
     out
 }
 
-/// Where the installer's progress lines go: straight to stdout, or kept
-/// for captured streams.
-enum HookSink {
-    Stdout,
-    Buffer(Mutex<Vec<String>>),
-}
-
 /// The human module-install hooks (`moduleInstallationHookHuman`, with
-/// local paths shown).
+/// local paths shown). Modules are installed in parallel, so the lines are
+/// kept with their module's key and printed in walk order afterwards.
+#[derive(Default)]
 struct HumanHooks {
-    sink: HookSink,
+    lines: Mutex<Vec<(String, String)>>,
 }
 
 impl HumanHooks {
-    fn line(&self, s: String) {
-        match &self.sink {
-            HookSink::Stdout => {
-                let mut streams = Streams::system();
-                streams.print(&format!("{s}\n"));
-            }
-            HookSink::Buffer(lines) => lines.lock().expect("hook buffer lock poisoned").push(s),
-        }
+    fn line(&self, key: &str, s: String) {
+        self.lines
+            .lock()
+            .expect("hook buffer lock poisoned")
+            .push((key.to_string(), s));
+    }
+
+    /// The lines in OpenTofu's order: by module in walk order, each
+    /// module's lines in the order they came.
+    fn take_in_walk_order(&self, walker: &InstallWalker<'_>) -> Vec<String> {
+        let mut lines = std::mem::take(&mut *self.lines.lock().expect("hook buffer lock poisoned"));
+        // A stable sort keeps each module's own lines in order.
+        lines.sort_by_cached_key(|(key, _)| walker.walk_order(key));
+        lines.into_iter().map(|(_, l)| l).collect()
     }
 }
 
 impl InstallHooks for HumanHooks {
     fn download(&self, key: &str, package: &str, version: Option<&Version>) {
-        self.line(download_line(key, package, version));
+        self.line(key, download_line(key, package, version));
     }
     fn install(&self, key: &str, _version: Option<&Version>, dir: &str) {
-        self.line(install_line(key, dir));
+        self.line(key, install_line(key, dir));
     }
 }
 
@@ -172,7 +178,23 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
             "The -migrate-state and -reconfigure options are mutually-exclusive",
         );
     }
+    let lock_wait = match parsed.last("lock-timeout") {
+        None => LOCK_WAIT,
+        Some(raw) => match parse_go_duration(raw) {
+            Some(d) => d,
+            None => {
+                streams.eprint(&format!(
+                    "invalid value {raw:?} for flag -lock-timeout: parse error\n"
+                ));
+                return 1;
+            }
+        },
+    };
     let upgrade = parsed.bool("upgrade", false);
+    let test_dir = parsed
+        .last("test-directory")
+        .unwrap_or(configs::test_file::DEFAULT_TEST_DIRECTORY)
+        .to_string();
     let get = parsed.bool("get", true);
     let input = parsed.bool("input", true);
     // `-cloud` is an alias of `-backend`; either set to false disables it.
@@ -233,6 +255,12 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     diags.append(var_diags.into_vec());
     let mut early = early;
     early.extend(root.with_static_call(root_call.clone()));
+    // The test files too (`loadSingleModuleWithTests`): the modules their
+    // `run` blocks call are installed with the tree.
+    early.extend(root.load_tests(&test_dir));
+    for s in &root.sources {
+        sources.insert(s.clone());
+    }
     let early_errors = hclsyntax::has_errors(&early);
     diags.append(early);
     if early_errors {
@@ -241,7 +269,10 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         return 1;
     }
 
-    let mut lock = InitLock::default();
+    let mut lock = InitLock {
+        held: None,
+        wait: lock_wait,
+    };
 
     // Encryption: checked unless -backend=false says state and plans are
     // not touched by this run.
@@ -282,7 +313,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         }
     }
 
-    if get && !root.module_calls.is_empty() {
+    if get && (!root.module_calls.is_empty() || root.has_test_run_modules()) {
         header = true;
         view.println(
             streams,
@@ -297,13 +328,18 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
             view.diagnostics(streams, &diags, &sources);
             return 1;
         }
-        let (install_diags, install_sources) = install_modules(root, upgrade, streams);
-        for s in install_sources.iter() {
+        let installed = install_modules(root, upgrade, streams);
+        for s in installed.sources.iter() {
             sources.insert(s.clone());
         }
-        let failed = install_diags.has_errors();
-        for d in install_diags.into_vec() {
+        let failed = installed.diags.has_errors();
+        for d in installed.diags.into_vec() {
             diags.push(d);
+        }
+        if installed.canceled {
+            view.diagnostics(streams, &diags, &sources);
+            streams.eprint("Module installation was canceled by an interrupt signal.\n");
+            return 1;
         }
         if failed {
             view.diagnostics(streams, &diags, &sources);
@@ -312,7 +348,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     }
 
     // With the modules installed, the whole tree must load.
-    let loaded = load_config(root_dir, &root_call);
+    let loaded = load_config_with_test_dir(root_dir, &root_call, &test_dir);
     for s in loaded.sources.iter() {
         sources.insert(s.clone());
     }
@@ -397,9 +433,10 @@ fn cloud_diagnostic(opts: &backend::Options) -> tfdiags::Diagnostic {
 /// the run ends (normally or with an error), while still held, so no
 /// `.tofu-rs-init.lock` is left behind; a run that was waiting for the
 /// removed file takes the lock again on a fresh one.
-#[derive(Default)]
 struct InitLock {
     held: Option<WorkDirLock>,
+    /// How long to wait for another run holding the lock.
+    wait: Duration,
 }
 
 impl InitLock {
@@ -409,7 +446,7 @@ impl InitLock {
         }
         let data = data_dir();
         loop {
-            match WorkDirLock::acquire(&data, LOCK_WAIT) {
+            match WorkDirLock::acquire(&data, self.wait) {
                 Ok(l) => {
                     if l.path().exists() {
                         self.held = Some(l);
@@ -442,24 +479,31 @@ impl Drop for InitLock {
     }
 }
 
+/// What [`install_modules`] did.
+struct InstallOutcome {
+    diags: Diagnostics,
+    sources: SourceMap,
+    /// SIGINT arrived during the installation.
+    canceled: bool,
+}
+
 /// Installs the module tree below `root` (`installModules`): under the
 /// working-directory lock, every call through the installing walker, and
-/// the manifest written once at the end whatever happened.
+/// the manifest written once at the end whatever happened (an interrupted
+/// run keeps what it installed completely).
 fn install_modules(
     root: configs::module::Module,
     upgrade: bool,
     streams: &mut Streams,
-) -> (Diagnostics, SourceMap) {
+) -> InstallOutcome {
+    let interrupt = InterruptScope::start();
     let mut diags = Diagnostics::new();
-    let sink = match streams {
-        Streams::System => HookSink::Stdout,
-        Streams::Captured { .. } => HookSink::Buffer(Mutex::new(Vec::new())),
-    };
-    let hooks = Arc::new(HumanHooks { sink });
+    let hooks = Arc::new(HumanHooks::default());
     let work_dir = Path::new(".");
     let mut cfg = InstallerConfig::new(work_dir);
     cfg.modules_dir = modules_dir();
     cfg.upgrade = upgrade;
+    cfg.cancel = interrupt.cancel().clone();
 
     let (hosts, host_diags) = initwd::cliconfig::load_registry_hosts();
     diags.append(host_diags);
@@ -475,19 +519,25 @@ fn install_modules(
         Ok(i) => i,
         Err(more) => {
             diags.append(more);
-            return (diags, SourceMap::new());
+            return InstallOutcome {
+                diags,
+                sources: SourceMap::new(),
+                canceled: interrupt.cancel().is_canceled(),
+            };
         }
     };
     let walker = InstallWalker::new(&installer, work_dir);
     let (config, more) = build_config(root, &walker);
-    if let HookSink::Buffer(lines) = &hooks.sink {
-        for l in lines.lock().expect("hook buffer lock poisoned").drain(..) {
-            streams.print(&format!("{l}\n"));
-        }
+    for l in hooks.take_in_walk_order(&walker) {
+        streams.print(&format!("{l}\n"));
     }
     diags.append(more);
     if let Err(more) = installer.write_manifest() {
         diags.append(more);
     }
-    (diags, config_sources(&config))
+    InstallOutcome {
+        diags,
+        sources: config_sources(&config),
+        canceled: interrupt.cancel().is_canceled(),
+    }
 }

@@ -269,11 +269,16 @@ pub fn fetch_git(src: &GitSource, dst: &Path) -> Result<(), String> {
                 None,
             )
             .map_err(|e| git_err("git clone", e))?;
-        // Like `git clone`: the default branch checked out first...
+        // Like `git clone`: the default branch checked out first (its
+        // files only written when no other ref replaces them at once)...
         if let Some(branch) = &default_branch {
             if let Ok(obj) = repo.revparse_single(&format!("refs/remotes/origin/{branch}")) {
                 let commit = obj.peel_to_commit().map_err(|e| git_err("git clone", e))?;
-                checkout_branch(&repo, branch, &commit)?;
+                if src.reference.is_empty() {
+                    checkout_branch(&repo, branch, &commit)?;
+                } else {
+                    create_branch(&repo, branch, &commit)?;
+                }
             }
         }
         // ...then `git checkout <ref>`.
@@ -287,12 +292,18 @@ pub fn fetch_git(src: &GitSource, dst: &Path) -> Result<(), String> {
 }
 
 fn checkout_branch(repo: &Repository, name: &str, commit: &git2::Commit<'_>) -> Result<(), String> {
+    create_branch(repo, name, commit)?;
+    repo.checkout_tree(commit.as_object(), Some(CheckoutBuilder::new().force()))
+        .map_err(|e| git_err("git checkout", e))
+}
+
+/// The local branch `name` tracking `origin/name`, made HEAD, without
+/// touching the work tree (a checkout of another ref follows).
+fn create_branch(repo: &Repository, name: &str, commit: &git2::Commit<'_>) -> Result<(), String> {
     let mut branch = repo
         .branch(name, commit, true)
         .map_err(|e| git_err("git checkout", e))?;
     let _ = branch.set_upstream(Some(&format!("origin/{name}")));
-    repo.checkout_tree(commit.as_object(), Some(CheckoutBuilder::new().force()))
-        .map_err(|e| git_err("git checkout", e))?;
     repo.set_head(&format!("refs/heads/{name}"))
         .map_err(|e| git_err("git checkout", e))
 }

@@ -1,0 +1,7 @@
+module "me" {
+  source = "./"
+}
+
+module "a" {
+  source = "./a"
+}

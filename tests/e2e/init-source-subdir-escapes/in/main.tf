@@ -1,0 +1,3 @@
+module "x" {
+  source = "git::file:///tmp/repo.git//../../.."
+}

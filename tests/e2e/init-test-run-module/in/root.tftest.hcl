@@ -1,0 +1,6 @@
+run "first" {
+  module {
+    source = "./setup/inner"
+  }
+}
+run "plain" {}

@@ -1,0 +1,1 @@
+output "v" { value = 1 }
