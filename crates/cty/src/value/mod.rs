@@ -57,7 +57,9 @@ pub(crate) enum Data {
 struct Inner {
     ty: Type,
     data: Data,
-    marks: ValueMarks,
+    /// The value's own marks; `None` when there are none (nearly always),
+    /// so that plain values neither store nor drop a set.
+    marks: Option<Box<ValueMarks>>,
     /// True when the value or anything inside it is marked, computed once
     /// at construction so that [`Value::contains_marked`] (asked by every
     /// deep unmark, equality and function call) need not walk the value.
@@ -70,7 +72,12 @@ pub struct Value(Arc<Inner>);
 
 impl Value {
     pub(crate) fn from_parts(ty: Type, data: Data, marks: ValueMarks) -> Value {
-        let deep_marked = !marks.is_empty()
+        let marks = (!marks.is_empty()).then(|| Box::new(marks));
+        Value::from_marks_box(ty, data, marks)
+    }
+
+    fn from_marks_box(ty: Type, data: Data, marks: Option<Box<ValueMarks>>) -> Value {
+        let deep_marked = marks.is_some()
             || match &data {
                 Data::Seq(v) => v.iter().any(|e| e.0.deep_marked),
                 Data::Attrs(m) => m.values().any(|e| e.0.deep_marked),
@@ -90,7 +97,7 @@ impl Value {
     }
 
     fn plain(ty: Type, data: Data) -> Value {
-        Value::from_parts(ty, data, ValueMarks::new())
+        Value::from_marks_box(ty, data, None)
     }
 
     pub(crate) fn data(&self) -> &Data {
@@ -439,17 +446,18 @@ impl Value {
 
     /// The value's own (top-level) marks.
     pub fn marks(&self) -> &ValueMarks {
-        &self.0.marks
+        static NONE: ValueMarks = ValueMarks::new();
+        self.0.marks.as_deref().unwrap_or(&NONE)
     }
 
     /// True if the value itself carries marks.
     pub fn is_marked(&self) -> bool {
-        !self.0.marks.is_empty()
+        self.0.marks.is_some()
     }
 
     /// True if the value itself carries the given mark.
     pub fn has_mark(&self, m: &Mark) -> bool {
-        self.0.marks.contains(m)
+        self.marks().contains(m)
     }
 
     /// A copy with one more mark.
@@ -463,7 +471,7 @@ impl Value {
         if marks.peek().is_none() {
             return self.clone();
         }
-        let mut all = self.0.marks.clone();
+        let mut all = self.marks().clone();
         let before = all.len();
         all.extend(marks);
         if all.len() == before {
@@ -479,7 +487,7 @@ impl Value {
         if marks.is_empty() {
             return self;
         }
-        if self.0.marks.is_empty() {
+        if !self.is_marked() {
             return Value::from_parts(self.0.ty.clone(), self.0.data.clone(), marks);
         }
         self.with_marks(marks)
@@ -487,7 +495,7 @@ impl Value {
 
     /// A copy without its top-level marks.
     pub fn unmark(&self) -> Value {
-        if self.0.marks.is_empty() {
+        if !self.is_marked() {
             return self.clone();
         }
         Value::plain(self.0.ty.clone(), self.0.data.clone())
@@ -495,10 +503,10 @@ impl Value {
 
     /// Go `Unmark`: the unmarked copy and the removed top-level marks.
     pub fn unmark_with_marks(&self) -> (Value, ValueMarks) {
-        if self.0.marks.is_empty() {
+        if !self.is_marked() {
             return (self.clone(), ValueMarks::new());
         }
-        (self.unmark(), self.0.marks.clone())
+        (self.unmark(), self.marks().clone())
     }
 }
 
