@@ -16,6 +16,12 @@ use cty::Value;
 use hclsyntax::{has_errors, Expr, Pos};
 use lang::functions::builtin_table;
 use lang::{eval_expr, EvalContext};
+use mimalloc::MiMalloc;
+
+// The allocator of the `tofu-rs` binary, whose console these cases stand
+// for: values are many small allocations.
+#[global_allocator]
+static GLOBAL: MiMalloc = MiMalloc;
 
 /// Entries in the map the `for` expression walks.
 pub const MAP_ENTRIES: usize = 100_000;

@@ -87,7 +87,33 @@ pub(super) fn eval_for(expr: &Expr, f: &ForExpr, ctx: &EvalContext<'_>) -> (Valu
     let mut obj_vals: BTreeMap<String, Value> = BTreeMap::new();
     let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
 
-    for (k, v) in coll.elements() {
+    // The elements with their keys; a key value is only made when the
+    // expression names a key symbol.
+    let want_key = f.key_var.is_some();
+    let elements: Box<dyn Iterator<Item = (Value, Value)> + '_> =
+        match (coll.as_elements(), coll.as_attrs()) {
+            (Some(items), _) if coll.ty().is_set() => {
+                Box::new(items.iter().map(|e| (e.clone(), e.clone())))
+            }
+            (Some(items), _) => Box::new(items.iter().enumerate().map(move |(i, e)| {
+                let k = if want_key {
+                    Value::number_int(i as i64)
+                } else {
+                    Value::dynamic()
+                };
+                (k, e.clone())
+            })),
+            (None, Some(attrs)) => Box::new(attrs.iter().map(move |(k, e)| {
+                let k = if want_key {
+                    Value::string(k)
+                } else {
+                    Value::dynamic()
+                };
+                (k, e.clone())
+            })),
+            (None, None) => Box::new(std::iter::empty()),
+        };
+    for (k, v) in elements {
         let child = bind(k, v);
         if let Some(cond) = &f.condition {
             let (raw, cond_diags) = eval(cond, &child);
