@@ -23,6 +23,10 @@ pub struct EvalContext<'p> {
     parent: Option<&'p EvalContext<'p>>,
     /// The element a splat expression is visiting, for its `AnonSymbol`.
     splat_item: Option<Value>,
+    /// The symbols a `for` expression binds for one element (key symbol
+    /// first): variables of this context, kept out of `variables` so that
+    /// binding them costs no map or name allocation per element.
+    symbols: [Option<(&'p str, Value)>; 2],
 }
 
 impl std::fmt::Debug for EvalContext<'_> {
@@ -73,7 +77,43 @@ impl<'p> EvalContext<'p> {
             functions: None,
             parent: Some(self),
             splat_item: None,
+            symbols: [None, None],
         }
+    }
+
+    /// A child context whose own variables are the symbols of one `for`
+    /// element: the key symbol (if the expression names one) and the
+    /// value symbol. Looks up like [`EvalContext::child`] with those two
+    /// variables.
+    pub(crate) fn for_child(
+        &'p self,
+        key: Option<(&'p str, Value)>,
+        value: (&'p str, Value),
+    ) -> EvalContext<'p> {
+        EvalContext {
+            variables: None,
+            functions: None,
+            parent: Some(self),
+            splat_item: None,
+            symbols: [key, Some(value)],
+        }
+    }
+
+    /// True if this context itself defines variables (a map or symbols).
+    fn has_own_variables(&self) -> bool {
+        self.variables.is_some() || self.symbols[1].is_some()
+    }
+
+    /// This context's own variable `name`.
+    fn own_variable(&self, name: &str) -> Option<&Value> {
+        // A `for` binding both symbols to one name keeps the value's, as
+        // the map it stands for would.
+        for (n, v) in self.symbols.iter().rev().flatten() {
+            if *n == name {
+                return Some(v);
+            }
+        }
+        self.variables.as_ref()?.get(name)
     }
 
     /// A child context in which the splat placeholder stands for `item`.
@@ -83,6 +123,7 @@ impl<'p> EvalContext<'p> {
             functions: None,
             parent: Some(self),
             splat_item: Some(item),
+            symbols: [None, None],
         }
     }
 
@@ -125,9 +166,9 @@ impl<'p> EvalContext<'p> {
         let mut any = false;
         let mut ctx = Some(self);
         while let Some(c) = ctx {
-            if let Some(vars) = &c.variables {
+            if c.has_own_variables() {
                 any = true;
-                if let Some(v) = vars.get(name) {
+                if let Some(v) = c.own_variable(name) {
                     return Some(Some(v));
                 }
             }
@@ -145,6 +186,11 @@ impl<'p> EvalContext<'p> {
         let mut out = Vec::new();
         let mut ctx = Some(self);
         while let Some(c) = ctx {
+            // In name order, as the map they stand for would list them.
+            let mut symbols: Vec<&str> = c.symbols.iter().flatten().map(|(n, _)| *n).collect();
+            symbols.sort_unstable();
+            symbols.dedup();
+            out.extend(symbols);
             if let Some(vars) = &c.variables {
                 out.extend(vars.keys().map(String::as_str));
             }

@@ -69,7 +69,9 @@ pub fn convert_safe(val: &Value, want: &Type) -> Result<Value, ConvertError> {
 }
 
 fn convert_with(val: &Value, want: &Type, unsafe_ok: bool) -> Result<Value, ConvertError> {
-    if val.ty() == want {
+    // Everything converts to `any` unchanged (marks included), as the
+    // prepared conversion would do after building itself.
+    if val.ty() == want || want.is_dynamic() {
         return Ok(val.clone());
     }
     match get_conversion(val.ty(), want, unsafe_ok) {
@@ -107,7 +109,7 @@ pub(crate) fn get_conversion(from: &Type, to: &Type, unsafe_ok: bool) -> Option<
         } else {
             inner(&v, path)
         };
-        r.map(|r| r.with_marks(marks))
+        r.map(|r| r.marked_with(marks))
     });
     Some(wrapped)
 }

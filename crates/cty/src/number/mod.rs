@@ -42,6 +42,23 @@ fn min_prec_i64(v: i64) -> u32 {
     }
 }
 
+/// A decimal integer of at most 18 digits with an optional `-` (but not
+/// `-0`, which is a float): what [`BigFloat::parse`] would turn into an
+/// exact small integer at [`PARSE_PRECISION`] bits, without the big
+/// arithmetic. Number literals are parsed on every evaluation, so this
+/// path is what keeps `x % 2` cheap.
+fn parse_small_int(s: &str) -> Option<i64> {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let v: i64 = s.parse().ok()?;
+    if v == 0 && s.starts_with('-') {
+        return None;
+    }
+    Some(v)
+}
+
 impl Number {
     /// `cty.NumberIntVal`: precision 64.
     pub fn from_i64(v: i64) -> Number {
@@ -68,6 +85,12 @@ impl Number {
 
     /// `cty.ParseNumberVal`: `big.ParseFloat(s, 10, 512, ToNearestEven)`.
     pub fn parse(s: &str) -> Result<Number, ParseNumberError> {
+        if let Some(v) = parse_small_int(s) {
+            return Ok(Number::Small {
+                v,
+                prec: PARSE_PRECISION,
+            });
+        }
         Ok(Number::from_big(BigFloat::parse(s, PARSE_PRECISION)?))
     }
 

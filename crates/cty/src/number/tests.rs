@@ -259,3 +259,30 @@ fn ordering_and_equality() {
     assert!(n("0.1").cty_equals(&Number::from_f64(0.1).unwrap()));
     assert!(!n("18446744073709550000").cty_equals(&Number::from_f64(2f64.powi(64)).unwrap()));
 }
+
+#[test]
+fn small_integer_parse_matches_the_big_path() {
+    for s in [
+        "0",
+        "7",
+        "007",
+        "-1",
+        "123456789012345678",
+        "-123456789012345678",
+        "9223372036854775807",
+        "-0",
+        "1e3",
+        "1.0",
+    ] {
+        let fast = Number::parse(s).unwrap();
+        let slow = Number::from_big(BigFloat::parse(s, PARSE_PRECISION).unwrap());
+        assert_eq!(fast.prec(), slow.prec(), "{s}");
+        assert_eq!(fast.to_text(), slow.to_text(), "{s}");
+        assert_eq!(
+            matches!(fast, Number::Small { .. }),
+            matches!(slow, Number::Small { .. }),
+            "{s}"
+        );
+        assert!(fast.cty_equals(&slow), "{s}");
+    }
+}

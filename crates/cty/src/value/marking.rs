@@ -6,18 +6,6 @@ use crate::path::{Path, PathStep};
 use super::{Data, Value};
 
 impl Value {
-    /// True if the value or anything inside it is marked.
-    pub fn contains_marked(&self) -> bool {
-        if self.is_marked() {
-            return true;
-        }
-        match self.data() {
-            Data::Seq(v) => v.iter().any(Value::contains_marked),
-            Data::Attrs(m) => m.values().any(Value::contains_marked),
-            _ => false,
-        }
-    }
-
     /// Go `UnmarkDeep`: the value with all nested marks removed, and their union.
     pub fn unmark_deep(&self) -> (Value, ValueMarks) {
         let mut marks = ValueMarks::new();

@@ -9,9 +9,9 @@ mod tests;
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
 use crate::marks::{Mark, ValueMarks};
 use crate::number::Number;
@@ -57,7 +57,13 @@ pub(crate) enum Data {
 struct Inner {
     ty: Type,
     data: Data,
-    marks: ValueMarks,
+    /// The value's own marks; `None` when there are none (nearly always),
+    /// so that plain values neither store nor drop a set.
+    marks: Option<Box<ValueMarks>>,
+    /// True when the value or anything inside it is marked, computed once
+    /// at construction so that [`Value::contains_marked`] (asked by every
+    /// deep unmark, equality and function call) need not walk the value.
+    deep_marked: bool,
 }
 
 /// A cty value: cheap to clone, never mutated.
@@ -66,11 +72,32 @@ pub struct Value(Arc<Inner>);
 
 impl Value {
     pub(crate) fn from_parts(ty: Type, data: Data, marks: ValueMarks) -> Value {
-        Value(Arc::new(Inner { ty, data, marks }))
+        let marks = (!marks.is_empty()).then(|| Box::new(marks));
+        Value::from_marks_box(ty, data, marks)
+    }
+
+    fn from_marks_box(ty: Type, data: Data, marks: Option<Box<ValueMarks>>) -> Value {
+        let deep_marked = marks.is_some()
+            || match &data {
+                Data::Seq(v) => v.iter().any(|e| e.0.deep_marked),
+                Data::Attrs(m) => m.values().any(|e| e.0.deep_marked),
+                _ => false,
+            };
+        Value(Arc::new(Inner {
+            ty,
+            data,
+            marks,
+            deep_marked,
+        }))
+    }
+
+    /// True if the value or anything inside it is marked.
+    pub fn contains_marked(&self) -> bool {
+        self.0.deep_marked
     }
 
     fn plain(ty: Type, data: Data) -> Value {
-        Value::from_parts(ty, data, ValueMarks::new())
+        Value::from_marks_box(ty, data, None)
     }
 
     pub(crate) fn data(&self) -> &Data {
@@ -79,7 +106,7 @@ impl Value {
 
     /// A string value, NFC-normalized like `cty.StringVal`.
     pub fn string(s: impl AsRef<str>) -> Value {
-        Value::plain(Type::String, Data::String(s.as_ref().nfc().collect()))
+        Value::plain(Type::String, Data::String(nfc(s.as_ref())))
     }
 
     /// A number value.
@@ -106,7 +133,16 @@ impl Value {
 
     /// `cty.BoolVal`.
     pub fn bool(b: bool) -> Value {
-        Value::plain(Type::Bool, Data::Bool(b))
+        // Comparisons and conditions make bools by the million; sharing
+        // the two saves an allocation each.
+        static TRUE: LazyLock<Value> = LazyLock::new(|| Value::plain(Type::Bool, Data::Bool(true)));
+        static FALSE: LazyLock<Value> =
+            LazyLock::new(|| Value::plain(Type::Bool, Data::Bool(false)));
+        if b {
+            TRUE.clone()
+        } else {
+            FALSE.clone()
+        }
     }
 
     /// `cty.NullVal(ty)`.
@@ -121,7 +157,9 @@ impl Value {
 
     /// `cty.DynamicVal`: an unknown of unknown type.
     pub fn dynamic() -> Value {
-        Value::unknown(Type::Dynamic)
+        static DYNAMIC: LazyLock<Value> =
+            LazyLock::new(|| Value::plain(Type::Dynamic, Data::Unknown));
+        DYNAMIC.clone()
     }
 
     /// `cty.ListVal` with an explicit element type; every element must have it.
@@ -137,10 +175,8 @@ impl Value {
 
     /// `cty.MapVal` with an explicit element type; keys are NFC-normalized.
     pub fn map(elem_ty: Type, vals: BTreeMap<String, Value>) -> Result<Value, ValueError> {
-        let vals: BTreeMap<String, Value> = vals
-            .into_iter()
-            .map(|(k, v)| (k.nfc().collect(), v))
-            .collect();
+        let vals: BTreeMap<String, Value> =
+            vals.into_iter().map(|(k, v)| (nfc_owned(k), v)).collect();
         for v in vals.values() {
             if v.ty() != &elem_ty {
                 return Err(verr(format!(
@@ -196,10 +232,8 @@ impl Value {
 
     /// `cty.ObjectVal`; attribute names are NFC-normalized.
     pub fn object(attrs: BTreeMap<String, Value>) -> Value {
-        let attrs: BTreeMap<String, Value> = attrs
-            .into_iter()
-            .map(|(k, v)| (k.nfc().collect(), v))
-            .collect();
+        let attrs: BTreeMap<String, Value> =
+            attrs.into_iter().map(|(k, v)| (nfc_owned(k), v)).collect();
         let ty = Type::object(
             attrs
                 .iter()
@@ -325,7 +359,7 @@ impl Value {
                 |n| Value::number_int(n as i64),
             )
         };
-        r.with_marks(marks)
+        r.marked_with(marks)
     }
 
     /// Go `ElementIterator` pairs: (index, elem) for lists and tuples,
@@ -354,25 +388,26 @@ impl Value {
         if self.ty().is_dynamic() {
             return Some(Value::dynamic());
         }
-        let name: String = name.nfc().collect();
-        let aty = self.ty().attribute_type(&name)?.clone();
+        let name = nfc_cow(name);
+        let aty = self.ty().attribute_type(&name)?;
         let r = match &self.0.data {
-            Data::Attrs(m) => m.get(&name).cloned().unwrap_or_else(|| Value::null(aty)),
-            _ if !self.is_known() => Value::unknown(aty),
+            Data::Attrs(m) => match m.get(&*name) {
+                Some(v) => v.clone(),
+                None => Value::null(aty.clone()),
+            },
+            _ if !self.is_known() => Value::unknown(aty.clone()),
             _ => return None,
         };
-        Some(r.with_marks(self.marks().clone()))
+        if !self.is_marked() {
+            return Some(r);
+        }
+        Some(r.with_marks(self.marks().iter().cloned()))
     }
 
     /// `Value.Index` on a list, map or tuple; `None` when the key does not
     /// identify an element. Unknown collections or keys give unknowns.
     pub fn index(&self, key: &Value) -> Option<Value> {
-        let marks: ValueMarks = self
-            .marks()
-            .iter()
-            .chain(key.marks().iter())
-            .cloned()
-            .collect();
+        let marks = ops::union_marks(self.marks(), key.marks());
         let (this, key) = (self.unmark(), key.unmark());
         let r = match this.ty() {
             Type::Dynamic => Value::dynamic(),
@@ -406,22 +441,23 @@ impl Value {
             }
             _ => return None,
         };
-        Some(r.with_marks(marks))
+        Some(r.marked_with(marks))
     }
 
     /// The value's own (top-level) marks.
     pub fn marks(&self) -> &ValueMarks {
-        &self.0.marks
+        static NONE: ValueMarks = ValueMarks::new();
+        self.0.marks.as_deref().unwrap_or(&NONE)
     }
 
     /// True if the value itself carries marks.
     pub fn is_marked(&self) -> bool {
-        !self.0.marks.is_empty()
+        self.0.marks.is_some()
     }
 
     /// True if the value itself carries the given mark.
     pub fn has_mark(&self, m: &Mark) -> bool {
-        self.0.marks.contains(m)
+        self.marks().contains(m)
     }
 
     /// A copy with one more mark.
@@ -431,7 +467,11 @@ impl Value {
 
     /// A copy with the given marks added.
     pub fn with_marks(&self, marks: impl IntoIterator<Item = Mark>) -> Value {
-        let mut all = self.0.marks.clone();
+        let mut marks = marks.into_iter().peekable();
+        if marks.peek().is_none() {
+            return self.clone();
+        }
+        let mut all = self.marks().clone();
         let before = all.len();
         all.extend(marks);
         if all.len() == before {
@@ -440,9 +480,22 @@ impl Value {
         Value::from_parts(self.0.ty.clone(), self.0.data.clone(), all)
     }
 
+    /// The value with a set of marks added (consuming both): what
+    /// [`Value::with_marks`] does, free when the set is empty, as it is
+    /// for nearly every value operations see.
+    pub fn marked_with(self, marks: ValueMarks) -> Value {
+        if marks.is_empty() {
+            return self;
+        }
+        if !self.is_marked() {
+            return Value::from_parts(self.0.ty.clone(), self.0.data.clone(), marks);
+        }
+        self.with_marks(marks)
+    }
+
     /// A copy without its top-level marks.
     pub fn unmark(&self) -> Value {
-        if self.0.marks.is_empty() {
+        if !self.is_marked() {
             return self.clone();
         }
         Value::plain(self.0.ty.clone(), self.0.data.clone())
@@ -450,7 +503,43 @@ impl Value {
 
     /// Go `Unmark`: the unmarked copy and the removed top-level marks.
     pub fn unmark_with_marks(&self) -> (Value, ValueMarks) {
-        (self.unmark(), self.0.marks.clone())
+        if !self.is_marked() {
+            return (self.clone(), ValueMarks::new());
+        }
+        (self.unmark(), self.marks().clone())
+    }
+}
+
+/// True when `s` is certainly in NFC already (every ASCII string is), so
+/// normalizing it would only copy it.
+fn is_nfc(s: &str) -> bool {
+    s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes
+}
+
+/// `s` in Unicode normalization form C, as cty normalizes strings.
+fn nfc(s: &str) -> String {
+    if is_nfc(s) {
+        s.to_owned()
+    } else {
+        s.nfc().collect()
+    }
+}
+
+/// [`nfc`] of an owned string, reusing it when it is normalized already.
+fn nfc_owned(s: String) -> String {
+    if is_nfc(&s) {
+        s
+    } else {
+        s.nfc().collect()
+    }
+}
+
+/// [`nfc`] borrowing `s` when it is normalized already.
+fn nfc_cow(s: &str) -> std::borrow::Cow<'_, str> {
+    if is_nfc(s) {
+        std::borrow::Cow::Borrowed(s)
+    } else {
+        std::borrow::Cow::Owned(s.nfc().collect())
     }
 }
 
@@ -523,10 +612,8 @@ impl Value {
     pub fn map_infer(vals: BTreeMap<String, Value>) -> Result<Value, ValueError> {
         let list: Vec<Value> = vals.values().cloned().collect();
         let ety = infer_elem_type(&list, "map")?;
-        let vals: BTreeMap<String, Value> = vals
-            .into_iter()
-            .map(|(k, v)| (k.nfc().collect(), v))
-            .collect();
+        let vals: BTreeMap<String, Value> =
+            vals.into_iter().map(|(k, v)| (nfc_owned(k), v)).collect();
         Ok(Value::plain(Type::map(ety), Data::Attrs(vals)))
     }
 }

@@ -6,6 +6,30 @@ use crate::types::Type;
 
 use super::{verr, Data, Value, ValueError};
 
+/// The union of two values' top-level marks (usually both empty).
+impl Value {
+    /// The value with the top-level marks of both operands `a` and `b`
+    /// (no mark sets are made or dropped when neither has any).
+    fn marked_like(self, a: &Value, b: &Value) -> Value {
+        if !a.is_marked() && !b.is_marked() {
+            return self;
+        }
+        self.marked_with(union_marks(a.marks(), b.marks()))
+    }
+}
+
+pub(super) fn union_marks(a: &ValueMarks, b: &ValueMarks) -> ValueMarks {
+    if a.is_empty() && b.is_empty() {
+        ValueMarks::new()
+    } else if b.is_empty() {
+        a.clone()
+    } else if a.is_empty() {
+        b.clone()
+    } else {
+        a.union(b).cloned().collect()
+    }
+}
+
 fn unknown_bool() -> Value {
     Value::unknown(Type::Bool)
 }
@@ -132,31 +156,29 @@ impl Value {
     pub fn not(&self) -> Value {
         let marks = self.marks().clone();
         match self.as_bool() {
-            Some(b) => Value::bool(!b).with_marks(marks),
-            None => unknown_bool().with_marks(marks),
+            Some(b) => Value::bool(!b).marked_with(marks),
+            None => unknown_bool().marked_with(marks),
         }
     }
 
     /// cty `And` on bools, with cty's short circuits for known false.
     pub fn and(&self, other: &Value) -> Value {
-        let marks: ValueMarks = self.marks().iter().chain(other.marks()).cloned().collect();
         let r = match (self.as_bool(), other.as_bool()) {
             (Some(false), _) | (_, Some(false)) => Value::bool(false),
             (Some(a), Some(b)) => Value::bool(a && b),
             _ => unknown_bool(),
         };
-        r.with_marks(marks)
+        r.marked_like(self, other)
     }
 
     /// cty `Or` on bools, with cty's short circuits for known true.
     pub fn or(&self, other: &Value) -> Value {
-        let marks: ValueMarks = self.marks().iter().chain(other.marks()).cloned().collect();
         let r = match (self.as_bool(), other.as_bool()) {
             (Some(true), _) | (_, Some(true)) => Value::bool(true),
             (Some(a), Some(b)) => Value::bool(a || b),
             _ => unknown_bool(),
         };
-        r.with_marks(marks)
+        r.marked_like(self, other)
     }
 
     fn numeric(
@@ -164,7 +186,6 @@ impl Value {
         other: &Value,
         op: impl Fn(&Number, &Number) -> Result<Number, crate::number::NanError>,
     ) -> Result<Value, ValueError> {
-        let marks: ValueMarks = self.marks().iter().chain(other.marks()).cloned().collect();
         for v in [self, other] {
             if !matches!(v.ty(), Type::Number | Type::Dynamic) {
                 return Err(verr(format!(
@@ -178,7 +199,7 @@ impl Value {
             _ if !self.is_known() || !other.is_known() => Value::unknown(Type::Number),
             _ => return Err(verr("can't use a null value in arithmetic")),
         };
-        Ok(r.with_marks(marks))
+        Ok(r.marked_like(self, other))
     }
 
     /// cty `Add`.
@@ -210,14 +231,14 @@ impl Value {
     pub fn negate(&self) -> Result<Value, ValueError> {
         Value::number_int(0)
             .numeric(self, |_, b| Ok(b.neg()))
-            .map(|v| v.with_marks(self.marks().clone()))
+            .map(|v| v.marked_with(self.marks().clone()))
     }
 
     /// cty `Absolute`.
     pub fn absolute(&self) -> Result<Value, ValueError> {
         Value::number_int(0)
             .numeric(self, |_, b| Ok(b.abs()))
-            .map(|v| v.with_marks(self.marks().clone()))
+            .map(|v| v.marked_with(self.marks().clone()))
     }
 
     /// cty `LessThan` on numbers.
@@ -245,12 +266,11 @@ impl Value {
         other: &Value,
         f: impl Fn(std::cmp::Ordering) -> bool,
     ) -> Result<Value, ValueError> {
-        let marks: ValueMarks = self.marks().iter().chain(other.marks()).cloned().collect();
         let r = match (self.as_number(), other.as_number()) {
             (Some(a), Some(b)) => Value::bool(f(a.compare(b))),
             _ if !self.is_known() || !other.is_known() => unknown_bool(),
             _ => return Err(verr("can't compare null values")),
         };
-        Ok(r.with_marks(marks))
+        Ok(r.marked_like(self, other))
     }
 }

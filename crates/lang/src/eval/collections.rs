@@ -108,5 +108,5 @@ pub(super) fn eval_object(items: &[ObjectItem], ctx: &EvalContext<'_>) -> (Value
     if !known {
         return (Value::dynamic(), diags);
     }
-    (Value::object(vals).with_marks(marks), diags)
+    (Value::object(vals).marked_with(marks), diags)
 }

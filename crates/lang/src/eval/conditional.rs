@@ -88,10 +88,10 @@ pub(super) fn eval_conditional(
     };
     diags.extend(chosen_diags);
     if result_ty.is_dynamic() || chosen.ty() == &result_ty {
-        return (chosen.with_marks(cond_marks), diags);
+        return (chosen.marked_with(cond_marks), diags);
     }
     match convert(&chosen, &result_ty) {
-        Ok(v) => (v.with_marks(cond_marks), diags),
+        Ok(v) => (v.marked_with(cond_marks), diags),
         Err(e) => {
             diags.push(
                 Diagnostic::error(

@@ -47,19 +47,17 @@ pub(super) fn eval_for(expr: &Expr, f: &ForExpr, ctx: &EvalContext<'_>) -> (Valu
         return (Value::dynamic(), diags);
     }
 
-    let bind = |k: &Value, v: &Value| {
-        let mut vars = BTreeMap::new();
-        if let Some(kv) = &f.key_var {
-            vars.insert(kv.clone(), k.clone());
-        }
-        vars.insert(f.value_var.clone(), v.clone());
-        vars
+    let bind = |k: Value, v: Value| {
+        ctx.for_child(
+            f.key_var.as_deref().map(|name| (name, k)),
+            (f.value_var.as_str(), v),
+        )
     };
 
     // An early check of the condition with unknown symbols, to report a
     // condition of the wrong type once rather than once per element.
     if let Some(cond) = &f.condition {
-        let child = ctx.child(bind(&Value::dynamic(), &Value::dynamic()));
+        let child = bind(Value::dynamic(), Value::dynamic());
         let (result, cond_diags) = eval(cond, &child);
         let failed = has_errors(&cond_diags);
         diags.extend(cond_diags);
@@ -89,8 +87,34 @@ pub(super) fn eval_for(expr: &Expr, f: &ForExpr, ctx: &EvalContext<'_>) -> (Valu
     let mut obj_vals: BTreeMap<String, Value> = BTreeMap::new();
     let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
 
-    for (k, v) in coll.elements() {
-        let child = ctx.child(bind(&k, &v));
+    // The elements with their keys; a key value is only made when the
+    // expression names a key symbol.
+    let want_key = f.key_var.is_some();
+    let elements: Box<dyn Iterator<Item = (Value, Value)> + '_> =
+        match (coll.as_elements(), coll.as_attrs()) {
+            (Some(items), _) if coll.ty().is_set() => {
+                Box::new(items.iter().map(|e| (e.clone(), e.clone())))
+            }
+            (Some(items), _) => Box::new(items.iter().enumerate().map(move |(i, e)| {
+                let k = if want_key {
+                    Value::number_int(i as i64)
+                } else {
+                    Value::dynamic()
+                };
+                (k, e.clone())
+            })),
+            (None, Some(attrs)) => Box::new(attrs.iter().map(move |(k, e)| {
+                let k = if want_key {
+                    Value::string(k)
+                } else {
+                    Value::dynamic()
+                };
+                (k, e.clone())
+            })),
+            (None, None) => Box::new(std::iter::empty()),
+        };
+    for (k, v) in elements {
+        let child = bind(k, v);
         if let Some(cond) = &f.condition {
             let (raw, cond_diags) = eval(cond, &child);
             diags.extend(cond_diags);
@@ -212,5 +236,5 @@ pub(super) fn eval_for(expr: &Expr, f: &ForExpr, ctx: &EvalContext<'_>) -> (Valu
     } else {
         Value::object(obj_vals)
     };
-    (result.with_marks(marks), diags)
+    (result.marked_with(marks), diags)
 }

@@ -73,24 +73,30 @@ pub(super) fn eval_binary(
         return (Value::unknown(result_ty), diags);
     }
 
-    let (lhs, lhs_marks) = lhs.unmark_with_marks();
-    let (rhs, rhs_marks) = rhs.unmark_with_marks();
-    let marks: ValueMarks = lhs_marks.into_iter().chain(rhs_marks).collect();
+    // The operator functions unmark their operands and mark the result
+    // with the union; unmarked operands (nearly all) skip that.
+    let marks: Option<ValueMarks> = (lhs.is_marked() || rhs.is_marked())
+        .then(|| lhs.marks().union(rhs.marks()).cloned().collect());
+    let (lhs, rhs) = (lhs.unmark(), rhs.unmark());
+    let mark = |v: Value| match &marks {
+        Some(m) => v.marked_with(m.clone()),
+        None => v,
+    };
 
     if matches!(op, BinaryOp::Or | BinaryOp::And) {
         if let Some((v, d)) = short_circuit(op, &lhs, &rhs, &lhs_diags, &rhs_diags) {
-            return (v.with_marks(marks), d);
+            return (mark(v), d);
         }
     }
 
     diags.extend(lhs_diags);
     diags.extend(rhs_diags);
     if has_errors(&diags) {
-        return (Value::unknown(result_ty).with_marks(marks), diags);
+        return (mark(Value::unknown(result_ty)), diags);
     }
 
     match apply_binary(op, &lhs, &rhs) {
-        Ok(v) => (v.with_marks(marks), diags),
+        Ok(v) => (mark(v), diags),
         Err(msg) => {
             diags.push(operation_failed(expr, &msg));
             (Value::unknown(result_ty), diags)
@@ -221,14 +227,14 @@ pub(super) fn eval_unary(
         return (Value::unknown(ty), diags);
     }
     if !plain.is_known() {
-        return (Value::unknown(ty).with_marks(marks), diags);
+        return (Value::unknown(ty).marked_with(marks), diags);
     }
     let r = match op {
         UnaryOp::Negate => plain.negate(),
         UnaryOp::Not => Ok(plain.not()),
     };
     match r {
-        Ok(v) => (v.with_marks(marks), diags),
+        Ok(v) => (v.marked_with(marks), diags),
         Err(e) => {
             diags.push(operation_failed(expr, &e.msg));
             (Value::unknown(ty), diags)

@@ -119,12 +119,12 @@ pub(super) fn eval_splat(
             }
             let ety = vals[0].ty().clone();
             match Value::list(ety, vals.clone()) {
-                Ok(l) => (l.with_marks(marks), diags),
+                Ok(l) => (l.marked_with(marks), diags),
                 // Elements of differing types: HCL's `cty.ListVal` would
                 // panic; a tuple is the closest honest answer.
-                Err(_) => (Value::tuple(vals).with_marks(marks), diags),
+                Err(_) => (Value::tuple(vals).marked_with(marks), diags),
             }
         }
-        _ => (Value::tuple(vals).with_marks(marks), diags),
+        _ => (Value::tuple(vals).marked_with(marks), diags),
     }
 }

@@ -295,10 +295,10 @@ impl Function {
             })
             .collect();
         if unsupported_unknowns {
-            return Ok(Value::unknown(expected).with_marks(marks));
+            return Ok(Value::unknown(expected).marked_with(marks));
         }
         let ret = (self.implementation)(&args, &expected)?;
-        let ret = ret.with_marks(marks);
+        let ret = ret.marked_with(marks);
         if let Some(e) = ret.ty().test_conformance(&expected).into_iter().next() {
             return Err(FnError::general(format!(
                 "returned value {ret:?} does not conform to expected return type {expected:?}: {e}"

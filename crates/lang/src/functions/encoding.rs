@@ -31,15 +31,12 @@ pub(super) fn register(t: &mut FunctionTable) {
         Function::new(
             vec![Param::new("str", Type::String)],
             None,
-            |args| {
-                let s = &args[0];
-                match s.as_str() {
-                    None => Ok(Type::Dynamic),
-                    Some(src) => cty::json::decode_implied(src)
-                        .map(|v| v.ty().clone())
-                        .map_err(FnError::general),
-                }
-            },
+            // cty's type callback decodes the text to find its implied
+            // type; the implementation decodes it again, with the same
+            // errors. Here the implementation alone decodes (once), and
+            // its value carries that type; an unknown argument still
+            // gives an unknown of unknown type, as cty's does.
+            |_| Ok(Type::Dynamic),
             |args, _| {
                 cty::json::decode_implied(args[0].as_str().unwrap_or_default())
                     .map_err(FnError::general)
