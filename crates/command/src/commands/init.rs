@@ -159,9 +159,18 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
             return 1;
         }
     };
-    let view = InitView {
+    let mut view = InitView {
         view: View::new(parsed.bool("no-color", false)),
     };
+    // `-deprecation` is one of the view options every command parses, so
+    // a value without the `module:` prefix stops init as it stops validate.
+    let (level, flag_diags) = super::validate::deprecation_level(&parsed.all("deprecation"));
+    if flag_diags.has_errors() {
+        view.diagnostics(streams, &flag_diags, &SourceMap::new());
+        streams.eprint(&super::validate::help_prompt("init"));
+        return 1;
+    }
+    view.view.options.deprecation = level;
     if !parsed.args.is_empty() {
         return usage_error(
             streams,
