@@ -60,6 +60,31 @@ resource "terraform_data" "y" {
 }
 
 #[test]
+fn provider_configurations_in_cycles_are_named_as_opentofu_names_them() {
+    let diags = validate(&[(
+        "main.tf",
+        r#"terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+provider "aws" {
+  alias  = "west"
+  region = aws_instance.i.id
+}
+resource "aws_instance" "i" {
+  provider = aws.west
+}"#,
+    )]);
+    assert_eq!(
+        summaries(&diags),
+        vec![
+            "Cycle: provider[\"registry.opentofu.org/hashicorp/aws\"].west, aws_instance.i (expand)"
+        ]
+    );
+}
+
+#[test]
 fn for_each_over_a_list_is_refused() {
     let (plan, diags) = plan(&[(
         "main.tf",

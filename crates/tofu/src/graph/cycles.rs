@@ -1,6 +1,7 @@
 //! Cycles: every strongly connected group of nodes (or a node that needs
 //! itself) is an error naming each node in it, as OpenTofu's
-//! `Cycle: local.b (expand), local.a (expand)`.
+//! `Cycle: local.b (expand), local.a (expand)` (provider configurations as
+//! `provider["registry.opentofu.org/hashicorp/aws"].west`).
 
 use std::collections::HashSet;
 
@@ -44,7 +45,7 @@ pub fn cycle_diagnostics(graph: &Graph) -> Diagnostics {
 fn names_in_walk_order(graph: &Graph, scc: &[NodeIndex]) -> Vec<String> {
     let g = &graph.graph;
     let members: HashSet<NodeIndex> = scc.iter().copied().collect();
-    let name = |i: NodeIndex| g[i].to_string();
+    let name = |i: NodeIndex| graph.display_name(i);
     let mut by_name: Vec<NodeIndex> = scc.to_vec();
     by_name.sort_by_key(|i| name(*i));
     let entry = by_name
@@ -86,6 +87,6 @@ fn deps_by_name(graph: &Graph, node: NodeIndex, members: &HashSet<NodeIndex>) ->
         .neighbors_directed(node, Direction::Incoming)
         .filter(|d| members.contains(d))
         .collect();
-    deps.sort_by_key(|d| std::cmp::Reverse(g[*d].to_string()));
+    deps.sort_by_key(|d| std::cmp::Reverse(graph.display_name(*d)));
     deps
 }
