@@ -4,8 +4,9 @@
   gen_graph_config.py instances DIR N [MODULES]
       N terraform_data resources spread over MODULES module directories
       (default 50), each called once from the root; every resource block is
-      written out (about 600 bytes each), with references to variables,
-      locals, other resources and a counted/for_each resource per module.
+      written out (about 600 bytes each: 3 MB at 5,000), with references to
+      variables, locals, other resources and a counted/for_each resource per
+      module.
   gen_graph_config.py tree DIR
       a tree of 1,910 small local module instances: the root calls l1
       (count 10), l1 calls l2 (count 10), l2 calls l3 (count 18); each
@@ -56,6 +57,9 @@ def instances(root, n, modules):
                 f'    labels      = merge(var.tags, {{ index = "{i}" }})\n'
                 f'    upstream    = {prev}\n'
                 f'    list        = [for x in range(3) : "${{local.base}}-{i}-${{x}}"]\n'
+                f'    owner       = "team-{m % 7}@example.com"\n'
+                f'    notes       = upper("resource {i} of {name}: ${{var.prefix}} in ${{local.base}}")\n'
+                f'    settings    = {{ retries = {i % 5}, timeout = "{i % 60}s", tier = "standard" }}\n'
                 f'  }}\n'
                 f'  triggers_replace = [var.prefix, "{i}"]\n'
                 f'}}\n'

@@ -62,7 +62,14 @@ fn graph_matches_terraform_on_plan_samples() {
         eprintln!("skipping: terraform is not on PATH");
         return;
     };
-    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/samples/plan/cases");
+    // The shared samples sit beside the main checkout, one level further up
+    // from a worktree under /work/wt.
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cases = ["../../../shared", "../../../../shared"]
+        .iter()
+        .map(|up| manifest.join(up).join("samples/plan/cases"))
+        .find(|d| d.is_dir())
+        .unwrap_or_else(|| manifest.join("../../../shared/samples/plan/cases"));
     if !cases.is_dir() {
         eprintln!("skipping: ../shared/samples/plan is absent");
         return;

@@ -55,7 +55,8 @@ pub fn validate(config: &Config) -> Diagnostics {
 pub fn validate_with_causes(config: &Config) -> tfdiags::Diagnostics {
     let walk = Walk::new(config, Mode::Validate, function_table());
     let diags = walk.run().diags;
-    deprecation::with_deprecations(diags, &walk.deprecations)
+    walk.values
+        .attach(deprecation::with_deprecations(diags, &walk.deprecations))
 }
 
 /// plan-lite: every resource instance to create and the root outputs, with
@@ -71,14 +72,22 @@ pub fn plan_with_causes(
     config: &Config,
     variables: BTreeMap<String, Value>,
 ) -> (Option<Plan>, tfdiags::Diagnostics) {
-    let mut walk = Walk::new(config, Mode::Plan, function_table());
+    let functions = function_table();
+    // OpenTofu validates the configuration before it plans (the local
+    // backend's run), and stops there on errors: a mistake in a counted
+    // resource is then reported once, not once per instance.
+    let validation = Walk::new(config, Mode::Validate, functions.clone());
+    let validated = validation.run();
+    if has_errors(&validated.diags) {
+        let diags = deprecation::with_deprecations(validated.diags, &validation.deprecations);
+        return (None, validation.values.attach(diags));
+    }
+    let mut walk = Walk::new(config, Mode::Plan, functions);
     walk.root_values = variables.clone();
     let outcome = walk.run();
     if has_errors(&outcome.diags) {
-        return (
-            None,
-            deprecation::with_deprecations(outcome.diags, &walk.deprecations),
-        );
+        let diags = deprecation::with_deprecations(outcome.diags, &walk.deprecations);
+        return (None, walk.values.attach(diags));
     }
     let output_changes = outcome
         .root_outputs
@@ -105,10 +114,8 @@ pub fn plan_with_causes(
         output_changes,
         variables,
     };
-    (
-        Some(plan),
-        deprecation::with_deprecations(outcome.diags, &walk.deprecations),
-    )
+    let diags = deprecation::with_deprecations(outcome.diags, &walk.deprecations);
+    (Some(plan), walk.values.attach(diags))
 }
 
 /// A configuration evaluated as the console sees it: every object planned

@@ -51,8 +51,35 @@ resource "terraform_data" "y" {
     assert_eq!(
         summaries(&diags),
         vec![
-            "Cycle: local.a (expand), local.b (expand), local.c (expand)",
-            "Cycle: terraform_data.x (expand), terraform_data.y (expand)",
+            // Nothing outside either cycle depends on it, so OpenTofu's
+            // walk may enter it anywhere; tofu-rs enters at the first name.
+            "Cycle: local.b (expand), local.c (expand), local.a (expand)",
+            "Cycle: terraform_data.y (expand), terraform_data.x (expand)",
+        ]
+    );
+}
+
+#[test]
+fn provider_configurations_in_cycles_are_named_as_opentofu_names_them() {
+    let diags = validate(&[(
+        "main.tf",
+        r#"terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws" }
+  }
+}
+provider "aws" {
+  alias  = "west"
+  region = aws_instance.i.id
+}
+resource "aws_instance" "i" {
+  provider = aws.west
+}"#,
+    )]);
+    assert_eq!(
+        summaries(&diags),
+        vec![
+            "Cycle: provider[\"registry.opentofu.org/hashicorp/aws\"].west, aws_instance.i (expand)"
         ]
     );
 }
@@ -226,13 +253,67 @@ output "leak" {
   value = var.secret
 }"#,
     )]);
+    // As OpenTofu's plan, the validate walk runs first and its error stops
+    // the plan before the variable's value is checked (terraform plan
+    // reports only the output).
+    assert_eq!(summaries(&diags), vec!["Output refers to sensitive values"]);
+    let (_, diags) = plan(&[(
+        "main.tf",
+        r#"variable "size" {
+  default = 3
+  validation {
+    condition     = var.size > 5
+    error_message = "Too small."
+  }
+}"#,
+    )]);
     let got: BTreeMap<String, String> = diags
         .iter()
         .map(|d| (d.summary.clone(), d.detail.clone()))
         .collect();
     assert!(got["Invalid value for variable"]
         .starts_with("Too small.\n\nThis was checked by the validation rule at "));
-    assert!(got.contains_key("Output refers to sensitive values"));
+}
+
+#[test]
+fn errors_found_by_validate_are_reported_once_not_per_instance() {
+    let (plan, diags) = plan(&[(
+        "main.tf",
+        "resource \"terraform_data\" \"a\" {\n  count = 3\n  input = each.key\n}\n",
+    )]);
+    assert!(plan.is_none());
+    assert_eq!(
+        summaries(&diags),
+        vec!["Reference to \"each\" in context without for_each"]
+    );
+}
+
+#[test]
+fn postconditions_check_the_planned_object() {
+    let (plan, diags) = plan(&[(
+        "main.tf",
+        r#"resource "terraform_data" "a" {
+  count = 2
+  input = "i-${count.index}"
+  lifecycle {
+    postcondition {
+      condition     = self.input == "i-0"
+      error_message = "Only the first."
+    }
+    postcondition {
+      condition     = self.output != "x"
+      error_message = "Unknown until apply: not checked."
+    }
+  }
+}"#,
+    )]);
+    assert!(plan.is_none());
+    let failed: Vec<_> = diags
+        .iter()
+        .filter(|d| d.summary == "Resource postcondition failed")
+        .map(|d| d.detail.as_str())
+        .collect();
+    assert_eq!(failed, vec!["Only the first."]);
 }
 
 #[test]

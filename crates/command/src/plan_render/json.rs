@@ -247,9 +247,16 @@ fn planned_outputs_json(plan: &Plan) -> Json {
             .filter(|oc| oc.action != Action::Delete)
             .map(|oc| {
                 let known = marshal_known(&oc.after);
-                let ty = known
-                    .as_ref()
-                    .map(|_| Json::Raw(cty::json::marshal_type(oc.after.ty())));
+                // The plan stores an output as a dynamically typed value,
+                // and a null one keeps no type: `"dynamic"` whatever the
+                // output's expression gave.
+                let ty = known.as_ref().map(|_| {
+                    if oc.after.is_null() {
+                        Json::Raw("\"dynamic\"".into())
+                    } else {
+                        Json::Raw(cty::json::marshal_type(oc.after.ty()))
+                    }
+                });
                 let out = ObjectBuilder::new()
                     .field("sensitive", Json::Bool(oc.sensitive))
                     .opt("type", ty)

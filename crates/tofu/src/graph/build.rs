@@ -15,9 +15,21 @@ use super::{CallArguments, Node, NodeKind};
 pub struct Graph {
     pub graph: DiGraph<Node, ()>,
     pub index: HashMap<Node, NodeIndex>,
+    /// Provider configuration nodes by OpenTofu's name for them, which
+    /// needs the module's `required_providers`:
+    /// `provider["registry.opentofu.org/hashicorp/aws"].west`.
+    provider_names: HashMap<NodeIndex, String>,
 }
 
 impl Graph {
+    /// The node's name as OpenTofu's graph prints it (cycle errors).
+    pub fn display_name(&self, ix: NodeIndex) -> String {
+        match self.provider_names.get(&ix) {
+            Some(name) => name.clone(),
+            None => self.graph[ix].to_string(),
+        }
+    }
+
     fn add(&mut self, node: Node) -> NodeIndex {
         if let Some(i) = self.index.get(&node) {
             return *i;
@@ -38,12 +50,20 @@ pub fn build_graph_with(root: &Config, call_args: &CallArguments) -> Graph {
     let mut g = Graph {
         graph: DiGraph::new(),
         index: HashMap::new(),
+        provider_names: HashMap::new(),
     };
     let configs = root.all();
     // Nodes first, so that dependencies can find them.
     for cfg in &configs {
         for node in nodes_of(cfg) {
-            g.add(node);
+            let name = match &node.kind {
+                NodeKind::Provider(key) => Some(provider_display_name(cfg, key)),
+                _ => None,
+            };
+            let ix = g.add(node);
+            if let Some(name) = name {
+                g.provider_names.insert(ix, name);
+            }
         }
     }
     for cfg in &configs {
@@ -90,6 +110,19 @@ fn nodes_of(cfg: &Config) -> Vec<Node> {
             .map(|k| node(NodeKind::Provider(k.clone()))),
     );
     out
+}
+
+/// `provider["registry.opentofu.org/hashicorp/aws"].west` for the
+/// provider block `aws.west` of `cfg` (the provider its local name means
+/// there).
+fn provider_display_name(cfg: &Config, key: &str) -> String {
+    let (local, alias) = key.split_once('.').unwrap_or((key, ""));
+    addrs::AbsProviderConfig {
+        module: cfg.path.clone(),
+        provider: configs::provider_reqs::provider_for_local_name(&cfg.module, local),
+        alias: alias.to_string(),
+    }
+    .to_string()
 }
 
 /// Every resource block of a module, all modes.

@@ -75,7 +75,8 @@ pub struct OutputChange {
 /// The result of planning a whole configuration.
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
-    /// Sorted by address (as OpenTofu's plan output sorts them).
+    /// Sorted by address as `AbsResourceInstance.Less` sorts (shorter module
+    /// paths first), the order of the plan output and of `resource_changes`.
     pub resource_changes: Vec<ResourceInstanceChange>,
     /// Root module outputs, by name.
     pub output_changes: BTreeMap<String, OutputChange>,

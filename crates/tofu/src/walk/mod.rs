@@ -4,6 +4,7 @@
 //! evaluated once per instance of its module.
 
 mod data;
+mod expression_values;
 mod nodes;
 mod overlay;
 mod state;
@@ -26,6 +27,7 @@ use crate::graph::{build_graph_with, cycle_diagnostics, CallArguments, Graph};
 use crate::plans::ResourceInstanceChange;
 
 pub use data::InstanceData;
+pub use expression_values::{Cause, ValueSink};
 pub use state::{InstanceInfo, State};
 
 /// Which walk: `validate` (no instances expanded, variables unknown),
@@ -53,6 +55,8 @@ pub struct Walk<'c> {
     pub call_args: CallArguments,
     /// Deprecation warnings, with their causes (see [`crate::deprecation`]).
     pub deprecations: crate::deprecation::Sink,
+    /// The reference values of failing expressions, for the views.
+    pub values: ValueSink,
 }
 
 /// What a node gave for one module instance.
@@ -102,6 +106,7 @@ impl<'c> Walk<'c> {
             root_values: BTreeMap::new(),
             call_args: CallArguments::new(root),
             deprecations: crate::deprecation::Sink::default(),
+            values: ValueSink::default(),
         }
     }
 
@@ -201,7 +206,12 @@ impl<'c> Walk<'c> {
             }
         }
         diags.extend(self.check_imports(&state));
-        changes.sort_by(|a: &ResourceInstanceChange, b| a.addr.cmp(&b.addr));
+        // addrs.AbsResourceInstance.Less: a shorter module path sorts first
+        // (every root instance, then those one module deep, ...), then the
+        // path's steps, then the resource.
+        changes.sort_by(|a: &ResourceInstanceChange, b| {
+            (a.addr.module.0.len(), &a.addr).cmp(&(b.addr.module.0.len(), &b.addr))
+        });
         let mut root_outputs = BTreeMap::new();
         if let Some(values) = state.values(&ModuleInstance::root()) {
             for (name, out) in &self.root.module.outputs {

@@ -11,9 +11,9 @@ use hclsyntax::{has_errors, Diagnostic, Diagnostics, Range};
 use lang::Scope;
 use rayon::prelude::*;
 
-use super::overlay::WithVariable;
+use super::overlay::{WithSelf, WithVariable};
 use super::state::{CallState, RepeatKind, ResourceState, State};
-use super::{strip_marks, InstanceInfo, Mode, NodeResult, Produced, Walk};
+use super::{strip_marks, Cause, InstanceData, InstanceInfo, Mode, NodeResult, Produced, Walk};
 use crate::deprecation;
 use crate::expand::{
     evaluate_count, evaluate_for_each, CountValue, Expansion, ForEachValue, Repetition,
@@ -292,7 +292,7 @@ fn validate_variable_rule(
     ) else {
         return;
     };
-    diags.push(Diagnostic::error(
+    let diag = Diagnostic::error(
         "Invalid value for variable",
         format!(
             "{message}\n\nThis was checked by the validation rule at {}.",
@@ -301,7 +301,11 @@ fn validate_variable_rule(
         arg_range
             .cloned()
             .unwrap_or_else(|| decl.decl_range.clone()),
-    ));
+    );
+    if let Some(cond) = &rule.condition {
+        walk.values.record(&diag, cond, scope, Cause::default());
+    }
+    diags.push(diag);
 }
 
 fn local(
@@ -377,6 +381,31 @@ fn output(
 
 /// Expands a block's `count`/`for_each` in `scope`. Validate never expands:
 /// it checks the argument (unknowns allowed) and gives `Unknown`.
+/// The reference values shown under a `count`/`for_each` error; the
+/// unknown and sensitive ones only where those are what the error is about.
+fn record_expansion_values(
+    walk: &Walk<'_>,
+    scope: &Scope<'_>,
+    expr: &hclsyntax::Expr,
+    diags: &Diagnostics,
+) {
+    for d in diags
+        .iter()
+        .filter(|d| d.severity == hclsyntax::Severity::Error)
+    {
+        // OpenTofu's unknown-count error carries no expression (a TODO in
+        // evaluateCountExpression), so it shows no values.
+        if d.detail.contains("cannot predict how many instances") {
+            continue;
+        }
+        let cause = Cause {
+            unknown: d.detail.contains("cannot be determined until apply"),
+            sensitive: d.detail.starts_with("Sensitive values"),
+        };
+        walk.values.record(d, expr, scope, cause);
+    }
+}
+
 fn expansion(
     walk: &Walk<'_>,
     scope: &Scope<'_>,
@@ -392,6 +421,7 @@ fn expansion(
     if let Some(expr) = count {
         deprecation::check_expansion(walk, scope, expr);
         let (c, d) = evaluate_count(expr, scope, allow_unknown, excludable);
+        record_expansion_values(walk, scope, expr, &d);
         diags.extend(d);
         return match c {
             CountValue::Invalid => None,
@@ -409,6 +439,7 @@ fn expansion(
     if let Some(expr) = for_each {
         deprecation::check_expansion(walk, scope, expr);
         let (f, d) = evaluate_for_each(expr, scope, allow_unknown, excludable);
+        record_expansion_values(walk, scope, expr, &d);
         diags.extend(d);
         return match f {
             ForEachValue::Invalid => None,
@@ -596,7 +627,6 @@ fn resource(
             scope.source_addr = Some(Referenceable::Resource(addr.clone()));
             let (p, d) = plan_instance(rc, &scope);
             out.diags.extend(d);
-            deprecation::consume_body(walk, p.after, &rc.config, || abs.to_string());
             check_rules(
                 walk,
                 &scope,
@@ -604,6 +634,10 @@ fn resource(
                 "Resource precondition failed",
                 &mut out.diags,
             );
+            // OpenTofu's validate checks the conditions with `self` wholly
+            // unknown: only their types and references.
+            postconditions(walk, &data, rc, addr, Value::dynamic(), &mut out.diags);
+            deprecation::consume_body(walk, p.after, &rc.config, || abs.to_string());
             continue;
         }
         let list = exp.instances();
@@ -621,6 +655,10 @@ fn resource(
             );
             let (mut planned, d) = plan_instance(rc, &scope);
             diags.extend(d);
+            if !has_errors(&diags) {
+                let value = value_for_references(&addr.type_name, &planned);
+                postconditions(walk, &data, rc, addr, value, &mut diags);
+            }
             planned.after = deprecation::consume_body(walk, planned.after, &rc.config, || {
                 abs.instance(key.clone()).to_string()
             });
@@ -661,6 +699,38 @@ fn resource(
     out
 }
 
+/// The resource's postconditions against its planned object (`self`,
+/// with `count.index`/`each` still those of the instance). Conditions that
+/// depend on what only apply knows are unknown, and skipped as OpenTofu
+/// skips them at plan time.
+fn postconditions(
+    walk: &Walk<'_>,
+    data: &InstanceData<'_>,
+    rc: &configs::resource::Resource,
+    addr: &addrs::Resource,
+    planned: Value,
+    diags: &mut Diagnostics,
+) {
+    if rc.postconditions.is_empty() {
+        return;
+    }
+    let with_self = WithSelf {
+        inner: data,
+        resource: addr,
+        value: planned,
+    };
+    let mut scope = Scope::new(&with_self, walk.functions.clone());
+    scope.self_addr = Some(Referenceable::Resource(addr.clone()));
+    scope.source_addr = Some(Referenceable::Resource(addr.clone()));
+    check_rules(
+        walk,
+        &scope,
+        &rc.postconditions,
+        "Resource postcondition failed",
+        diags,
+    );
+}
+
 fn check_rules(
     walk: &Walk<'_>,
     scope: &Scope<'_>,
@@ -682,7 +752,11 @@ fn check_rules(
                 .as_ref()
                 .map(|c| c.range.clone())
                 .unwrap_or_else(|| rule.decl_range.clone());
-            diags.push(Diagnostic::error(summary, msg, subject));
+            let diag = Diagnostic::error(summary, msg, subject);
+            if let Some(cond) = &rule.condition {
+                walk.values.record(&diag, cond, scope, Cause::default());
+            }
+            diags.push(diag);
         }
     }
 }

@@ -1,0 +1,3 @@
+variable "needed" {
+  type = string
+}

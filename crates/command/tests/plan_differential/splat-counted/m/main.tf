@@ -1,0 +1,7 @@
+variable "n" {
+  type = number
+}
+
+output "value" {
+  value = var.n * 2
+}
