@@ -132,8 +132,23 @@ fn error_summaries(stderr: &str) -> Vec<String> {
             l.trim_start_matches(['│', '╷', ' '])
                 .strip_prefix("Error: ")
         })
-        .map(str::to_string)
+        .map(cycle_members_sorted)
         .collect()
+}
+
+/// A `Cycle: a, b` summary with its members sorted: terraform lists them in
+/// an order that comes from Go's maps (the plan sample err-cycle-locals was
+/// recorded as `local.a, local.b`; terraform here prints `local.b,
+/// local.a`), and tofu-rs sorts them, so only the members are compared.
+fn cycle_members_sorted(summary: &str) -> String {
+    match summary.strip_prefix("Cycle: ") {
+        Some(members) => {
+            let mut names: Vec<&str> = members.split(", ").collect();
+            names.sort_unstable();
+            format!("Cycle: {}", names.join(", "))
+        }
+        None => summary.to_string(),
+    }
 }
 
 /// Terraform's human plan as OpenTofu prints it without `-out`: its name
