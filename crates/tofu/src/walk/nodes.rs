@@ -11,7 +11,7 @@ use hclsyntax::{has_errors, Diagnostic, Diagnostics, Range};
 use lang::Scope;
 use rayon::prelude::*;
 
-use super::overlay::{WithSelf, WithVariable};
+use super::overlay::{Overlay, Supplied};
 use super::state::{CallState, RepeatKind, ResourceState, State};
 use super::{strip_marks, Cause, InstanceData, InstanceInfo, Mode, NodeResult, Produced, Walk};
 use crate::deprecation;
@@ -77,11 +77,13 @@ fn variable(
         // Validation rules (unknown conditions wait for apply).
         if !decl.validations.is_empty() {
             let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
-            let overlay = WithVariable {
+            let overlay = Overlay {
                 inner: &data,
-                name,
-                value: value.clone(),
-                sensitive: decl.sensitive,
+                supplied: Supplied::Variable {
+                    name,
+                    value: value.clone(),
+                    sensitive: decl.sensitive,
+                },
             };
             let scope = Scope::new(&overlay, walk.functions.clone());
             for rule in &decl.validations {
@@ -714,10 +716,12 @@ fn postconditions(
     if rc.postconditions.is_empty() {
         return;
     }
-    let with_self = WithSelf {
+    let with_self = Overlay {
         inner: data,
-        resource: addr,
-        value: planned,
+        supplied: Supplied::PlannedObject {
+            resource: addr,
+            value: planned,
+        },
     };
     let mut scope = Scope::new(&with_self, walk.functions.clone());
     scope.self_addr = Some(Referenceable::Resource(addr.clone()));

@@ -13,14 +13,28 @@ use lang::Data;
 
 use super::InstanceData;
 
-pub struct WithVariable<'a> {
-    pub inner: &'a InstanceData<'a>,
-    pub name: &'a str,
-    pub value: Value,
-    pub sensitive: bool,
+/// The one value an [`Overlay`] answers itself.
+pub enum Supplied<'a> {
+    /// `var.<name>` while its validation rules run.
+    Variable {
+        name: &'a str,
+        value: Value,
+        sensitive: bool,
+    },
+    /// The resource's planned object, while its postconditions run.
+    PlannedObject {
+        resource: &'a Resource,
+        value: Value,
+    },
 }
 
-impl Data for WithVariable<'_> {
+/// The instance's data, except for the [`Supplied`] value.
+pub struct Overlay<'a> {
+    pub inner: &'a InstanceData<'a>,
+    pub supplied: Supplied<'a>,
+}
+
+impl Data for Overlay<'_> {
     fn static_validate_references(
         &self,
         refs: &[Reference],
@@ -37,7 +51,12 @@ impl Data for WithVariable<'_> {
         self.inner.get_for_each_attr(a, r)
     }
     fn get_resource(&self, a: &Resource, r: &Range) -> (Value, Diagnostics) {
-        self.inner.get_resource(a, r)
+        match &self.supplied {
+            Supplied::PlannedObject { resource, value } if a == *resource => {
+                (value.clone(), Diagnostics::new())
+            }
+            _ => self.inner.get_resource(a, r),
+        }
     }
     fn get_local_value(&self, a: &LocalValue, r: &Range) -> (Value, Diagnostics) {
         self.inner.get_local_value(a, r)
@@ -52,61 +71,20 @@ impl Data for WithVariable<'_> {
         self.inner.get_terraform_attr(a, r)
     }
     fn get_input_variable(&self, a: &InputVariable, r: &Range) -> (Value, Diagnostics) {
-        if a.name == self.name {
-            let v = if self.sensitive {
-                self.value.mark(Mark::Sensitive)
-            } else {
-                self.value.clone()
-            };
-            return (v, Diagnostics::new());
+        match &self.supplied {
+            Supplied::Variable {
+                name,
+                value,
+                sensitive,
+            } if a.name == *name => {
+                let v = if *sensitive {
+                    value.mark(Mark::Sensitive)
+                } else {
+                    value.clone()
+                };
+                (v, Diagnostics::new())
+            }
+            _ => self.inner.get_input_variable(a, r),
         }
-        self.inner.get_input_variable(a, r)
-    }
-}
-
-/// The instance's data with `resource` answering `value`: the planned
-/// object of the instance whose postconditions run (`self`).
-pub struct WithSelf<'a> {
-    pub inner: &'a InstanceData<'a>,
-    pub resource: &'a Resource,
-    pub value: Value,
-}
-
-impl Data for WithSelf<'_> {
-    fn static_validate_references(
-        &self,
-        refs: &[Reference],
-        self_addr: Option<&Referenceable>,
-        source: Option<&Referenceable>,
-    ) -> Diagnostics {
-        self.inner
-            .static_validate_references(refs, self_addr, source)
-    }
-    fn get_count_attr(&self, a: &CountAttr, r: &Range) -> (Value, Diagnostics) {
-        self.inner.get_count_attr(a, r)
-    }
-    fn get_for_each_attr(&self, a: &ForEachAttr, r: &Range) -> (Value, Diagnostics) {
-        self.inner.get_for_each_attr(a, r)
-    }
-    fn get_resource(&self, a: &Resource, r: &Range) -> (Value, Diagnostics) {
-        if a == self.resource {
-            return (self.value.clone(), Diagnostics::new());
-        }
-        self.inner.get_resource(a, r)
-    }
-    fn get_local_value(&self, a: &LocalValue, r: &Range) -> (Value, Diagnostics) {
-        self.inner.get_local_value(a, r)
-    }
-    fn get_module(&self, a: &ModuleCall, r: &Range) -> (Value, Diagnostics) {
-        self.inner.get_module(a, r)
-    }
-    fn get_path_attr(&self, a: &PathAttr, r: &Range) -> (Value, Diagnostics) {
-        self.inner.get_path_attr(a, r)
-    }
-    fn get_terraform_attr(&self, a: &TerraformAttr, r: &Range) -> (Value, Diagnostics) {
-        self.inner.get_terraform_attr(a, r)
-    }
-    fn get_input_variable(&self, a: &InputVariable, r: &Range) -> (Value, Diagnostics) {
-        self.inner.get_input_variable(a, r)
     }
 }
