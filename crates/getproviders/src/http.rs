@@ -3,6 +3,7 @@
 //! policy and Go's error wording, and downloads streamed to a file.
 
 use std::io::{Read, Write};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use initwd::fetch::http::transport_error;
@@ -60,8 +61,11 @@ impl HttpOptions {
 #[derive(Clone)]
 pub struct HttpClient {
     opts: HttpOptions,
-    agent: ureq::Agent,
-    download_agent: ureq::Agent,
+    // Built on first use: building an agent loads the system's root
+    // certificates, which a run that installs nothing over HTTP(S) (local
+    // modules, built-in providers, a warm cache) should not pay for.
+    agent: Arc<OnceLock<ureq::Agent>>,
+    download_agent: Arc<OnceLock<ureq::Agent>>,
 }
 
 /// A response with any status.
@@ -109,10 +113,20 @@ fn agent(timeout: Duration, whole_request: bool) -> ureq::Agent {
 impl HttpClient {
     pub fn new(opts: HttpOptions) -> HttpClient {
         HttpClient {
-            agent: agent(opts.request_timeout, true),
-            download_agent: agent(opts.download_timeout, false),
+            agent: Arc::default(),
+            download_agent: Arc::default(),
             opts,
         }
+    }
+
+    fn agent(&self) -> &ureq::Agent {
+        self.agent
+            .get_or_init(|| agent(self.opts.request_timeout, true))
+    }
+
+    fn download_agent(&self) -> &ureq::Agent {
+        self.download_agent
+            .get_or_init(|| agent(self.opts.download_timeout, false))
     }
 
     pub fn options(&self) -> &HttpOptions {
@@ -129,7 +143,7 @@ impl HttpClient {
                 std::thread::sleep(self.opts.retry_wait);
             }
             let mut req = self
-                .agent
+                .agent()
                 .get(url)
                 .set("X-Terraform-Version", &self.opts.tofu_version);
             if let Some(t) = token {
@@ -172,7 +186,7 @@ impl HttpClient {
             .ok()
             .and_then(|u| u.host_str().map(str::to_string))
             .unwrap_or_default();
-        let resp = match self.download_agent.get(url).call() {
+        let resp = match self.download_agent().get(url).call() {
             Ok(r) => r,
             Err(ureq::Error::Status(_, r)) => {
                 return Err(format!(

@@ -5,7 +5,7 @@
 //! is one `init` run.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use addrs::{Hostname, ModuleRegistryPackage};
@@ -140,8 +140,10 @@ pub struct ModuleVersions {
 /// A registry client for one run.
 pub struct RegistryClient {
     opts: RegistryOptions,
-    agent: ureq::Agent,
-    disco_agent: ureq::Agent,
+    // Built on first use: building an agent loads the system's root
+    // certificates, which an init of local and git modules never needs.
+    agent: OnceLock<ureq::Agent>,
+    disco_agent: OnceLock<ureq::Agent>,
     hosts: Mutex<HashMap<String, Arc<DiscoveredHost>>>,
     versions: Mutex<HashMap<String, Arc<ModuleVersions>>>,
     locations: Mutex<HashMap<(String, String), String>>,
@@ -179,13 +181,23 @@ fn status_line(r: &ureq::Response) -> String {
 impl RegistryClient {
     pub fn new(opts: RegistryOptions) -> RegistryClient {
         RegistryClient {
-            agent: build_agent(opts.request_timeout, 5),
-            disco_agent: build_agent(opts.discovery_timeout, 3),
+            agent: OnceLock::new(),
+            disco_agent: OnceLock::new(),
             opts,
             hosts: Mutex::new(HashMap::new()),
             versions: Mutex::new(HashMap::new()),
             locations: Mutex::new(HashMap::new()),
         }
+    }
+
+    fn agent(&self) -> &ureq::Agent {
+        self.agent
+            .get_or_init(|| build_agent(self.opts.request_timeout, 5))
+    }
+
+    fn disco_agent(&self) -> &ureq::Agent {
+        self.disco_agent
+            .get_or_init(|| build_agent(self.opts.discovery_timeout, 3))
     }
 
     fn discover_host(&self, host: &Hostname) -> Result<Arc<DiscoveredHost>, RegistryError> {
@@ -228,7 +240,7 @@ impl RegistryClient {
     ) -> Result<DiscoveredHost, RegistryError> {
         let unreachable = RegistryError::ServiceUnreachable;
         let mut req = self
-            .disco_agent
+            .disco_agent()
             .get(disco_url.as_str())
             .set("Accept", "application/json");
         if let Some(token) = self.opts.hosts.tokens.get(host.as_str()) {
@@ -349,7 +361,7 @@ impl RegistryClient {
                 std::thread::sleep(self.opts.retry_wait);
             }
             let mut req = self
-                .agent
+                .agent()
                 .get(url)
                 .set("X-Terraform-Version", &self.opts.tofu_version);
             if let Some(token) = self.opts.hosts.tokens.get(host.as_str()) {
