@@ -18,66 +18,24 @@ const SUCCESS: &str = "OpenTofu has been successfully initialized!\n";
 
 const LOCK_CREATED: &str = "\nOpenTofu has created a lock file .terraform.lock.hcl to record the provider\nselections it made above. Include this file in your version control repository\nso that OpenTofu can guarantee to make the same selections by default when\nyou run \"tofu init\" in the future.\n";
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
+mod provider_work;
+
+use provider_work::{Run, Work};
+
+/// `tofu-rs init -no-color -backend=false ARGS` in `w`, with colour
+/// settings left to the flag (NO_COLOR removed).
+trait InitRun {
+    fn run(&self, args: &[&str]) -> Run;
+    fn installed(&self, host_ns_type: &str, version: &str) -> PathBuf;
 }
 
-/// A working directory with an isolated environment: its own CLI
-/// configuration (empty unless given), home and no plugin cache.
-struct Work {
-    dir: tempfile::TempDir,
-    cli_config: PathBuf,
-    envs: Vec<(String, String)>,
-}
-
-impl Work {
-    fn new(main_tf: &str) -> Work {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("main.tf"), main_tf).unwrap();
-        let cli_config = dir.path().join("cli.tfrc");
-        std::fs::write(&cli_config, "").unwrap();
-        Work {
-            dir,
-            cli_config,
-            envs: Vec::new(),
-        }
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
+impl InitRun for Work {
     fn run(&self, args: &[&str]) -> Run {
-        let home = self.path().join("home");
-        std::fs::create_dir_all(&home).unwrap();
-        let mut cmd = Command::new(BIN);
-        cmd.arg("init")
-            .arg("-no-color")
-            .arg("-backend=false")
-            .args(args)
-            .current_dir(self.path())
-            .env("TF_CLI_CONFIG_FILE", &self.cli_config)
-            .env("HOME", &home)
-            .env("XDG_DATA_HOME", home.join("data"))
-            .env_remove("TF_PLUGIN_CACHE_DIR")
-            .env_remove("TF_DATA_DIR")
-            .env_remove("TF_IN_AUTOMATION")
-            .env_remove("NO_COLOR");
-        for (k, v) in &self.envs {
-            cmd.env(k, v);
-        }
-        let out = cmd.output().unwrap();
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
-    }
-
-    fn lock_file(&self) -> String {
-        std::fs::read_to_string(self.path().join(".terraform.lock.hcl")).unwrap_or_default()
+        let mut init_args = vec!["init", "-no-color", "-backend=false"];
+        init_args.extend_from_slice(args);
+        let mut cmd = self.command(Path::new(BIN), &init_args);
+        cmd.env_remove("NO_COLOR");
+        cmd.output().unwrap().into()
     }
 
     fn installed(&self, host_ns_type: &str, version: &str) -> PathBuf {

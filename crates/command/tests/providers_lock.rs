@@ -21,65 +21,30 @@ const UNCHANGED: &str =
 
 const NULL_TF: &str = "terraform {\n  required_providers {\n    null = {\n      source  = \"registry.opentofu.org/hashicorp/null\"\n      version = \"~> 3.0\"\n    }\n  }\n}\n";
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
+mod provider_work;
+
+use provider_work::{Run, Work};
+
+/// `BIN providers lock ARGS` in the work directory, with NO_COLOR=1.
+trait LockRun {
+    fn lock_command(&self, bin: &Path, args: &[&str]) -> Command;
+    fn run(&self, args: &[&str]) -> Run;
 }
 
-/// A working directory with its own CLI configuration and home.
-struct Work {
-    dir: tempfile::TempDir,
-    cli_config: PathBuf,
-    envs: Vec<(String, String)>,
-}
-
-impl Work {
-    fn new(main_tf: &str) -> Work {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("main.tf"), main_tf).unwrap();
-        let cli_config = dir.path().join("cli.tfrc");
-        std::fs::write(&cli_config, "").unwrap();
-        Work {
-            dir,
-            cli_config,
-            envs: Vec::new(),
-        }
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn command(&self, bin: &Path, args: &[&str]) -> Command {
-        let home = self.path().join("home");
-        std::fs::create_dir_all(&home).unwrap();
-        let mut cmd = Command::new(bin);
-        cmd.args(["providers", "lock"])
-            .args(args)
-            .current_dir(self.path())
-            .env("TF_CLI_CONFIG_FILE", &self.cli_config)
-            .env("HOME", &home)
-            .env("NO_COLOR", "1")
-            .env_remove("TF_PLUGIN_CACHE_DIR")
-            .env_remove("TF_DATA_DIR");
-        for (k, v) in &self.envs {
-            cmd.env(k, v);
-        }
+impl LockRun for Work {
+    fn lock_command(&self, bin: &Path, args: &[&str]) -> Command {
+        let mut lock_args = vec!["providers", "lock"];
+        lock_args.extend_from_slice(args);
+        let mut cmd = self.command(bin, &lock_args);
+        cmd.env("NO_COLOR", "1");
         cmd
     }
 
     fn run(&self, args: &[&str]) -> Run {
-        let out = self.command(Path::new(BIN), args).output().unwrap();
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
-    }
-
-    fn lock_file(&self) -> String {
-        std::fs::read_to_string(self.path().join(".terraform.lock.hcl")).unwrap_or_default()
+        self.lock_command(Path::new(BIN), args)
+            .output()
+            .unwrap()
+            .into()
     }
 }
 
@@ -413,7 +378,7 @@ fn same_entries_as_terraform() {
     let theirs = Work::new(&tf);
     // widget has only linux_amd64: both must fail the same way.
     let r = ours.run(&args);
-    let t = theirs.command(&terraform, &args).output().unwrap();
+    let t = theirs.lock_command(&terraform, &args).output().unwrap();
     assert_eq!(r.code, t.status.code().unwrap_or(-1), "{}", r.stderr);
     assert_eq!(r.code, 1);
     assert_eq!(ours.lock_file(), theirs.lock_file());
@@ -425,7 +390,7 @@ fn same_entries_as_terraform() {
         "registry.opentofu.org/hashicorp/null",
     ];
     let r = ours.run(&args);
-    let t = theirs.command(&terraform, &args).output().unwrap();
+    let t = theirs.lock_command(&terraform, &args).output().unwrap();
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(t.status.success(), "{}", String::from_utf8_lossy(&t.stderr));
     let body = |s: String| s.split_once("\n\n").map(|(_, b)| b.to_string()).unwrap();
@@ -450,7 +415,7 @@ fn same_entries_as_terraform() {
         "registry.opentofu.org/hashicorp/null",
     ];
     let r = ours.run(&args);
-    let t = theirs.command(&terraform, &args).output().unwrap();
+    let t = theirs.lock_command(&terraform, &args).output().unwrap();
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(t.status.success());
     assert_eq!(body(ours.lock_file()), body(theirs.lock_file()));
