@@ -253,8 +253,9 @@ fn go_offset(off: i32, colon: bool) -> String {
     }
 }
 
-/// Go `time.ParseDuration`, in nanoseconds.
-fn parse_duration(orig: &str) -> Result<i64, String> {
+/// Go `time.ParseDuration`, in nanoseconds (also what OpenTofu's duration
+/// flags such as `-lock-timeout` accept).
+pub fn parse_duration(orig: &str) -> Result<i64, String> {
     let invalid = || format!("time: invalid duration {}", cty::format::go_quote(orig));
     let mut s = orig;
     let mut neg = false;
