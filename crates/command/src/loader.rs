@@ -211,21 +211,18 @@ pub fn config_sources(cfg: &Config) -> SourceMap {
     sources
 }
 
-/// `LoadConfig`: the root module in `dir` and, when it has no errors,
-/// every installed descendant (from the working directory's manifest).
-/// The root's test files are loaded too (`LoadConfigWithTests`, as init
-/// and validate do).
-pub fn load_config(dir: &Path, root_call: &StaticModuleCall) -> Loaded {
-    load_config_with_test_dir(dir, root_call, configs::test_file::DEFAULT_TEST_DIRECTORY)
+/// The `-test-directory` a command was given, or OpenTofu's `tests`.
+pub fn test_dir(parsed: &crate::flags::Parsed) -> &str {
+    parsed
+        .last("test-directory")
+        .unwrap_or(configs::test_file::DEFAULT_TEST_DIRECTORY)
 }
 
-/// [`load_config`] with the test files of `test_dir` (`-test-directory`)
-/// instead of `tests`.
-pub fn load_config_with_test_dir(
-    dir: &Path,
-    root_call: &StaticModuleCall,
-    test_dir: &str,
-) -> Loaded {
+/// `LoadConfig`: the root module in `dir` and, when it has no errors,
+/// every installed descendant (from the working directory's manifest).
+/// The root's test files in `dir` and `dir/test_dir` are loaded too
+/// (`LoadConfigWithTests`, as init, validate and providers do).
+pub fn load_config(dir: &Path, root_call: &StaticModuleCall, test_dir: &str) -> Loaded {
     let (root, mut diags) = load_root_with_call(dir, root_call);
     let root = root.map(|mut root| {
         diags.extend(root.load_tests(test_dir));

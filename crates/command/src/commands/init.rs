@@ -22,7 +22,7 @@ use crate::flags::{self, bool_flag, value_flag};
 use crate::go_duration::parse_go_duration;
 use crate::interrupt::InterruptScope;
 use crate::loader::{
-    config_sources, data_dir, load_config_with_test_dir, modules_dir, root_static_call_for,
+    config_sources, data_dir, load_config, modules_dir, root_static_call_for, test_dir,
 };
 use crate::module_install::InstallWalker;
 use crate::provider_install::{self, ProviderOptions};
@@ -200,10 +200,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         },
     };
     let upgrade = parsed.bool("upgrade", false);
-    let test_dir = parsed
-        .last("test-directory")
-        .unwrap_or(configs::test_file::DEFAULT_TEST_DIRECTORY)
-        .to_string();
+    let test_dir = test_dir(&parsed).to_string();
     let get = parsed.bool("get", true);
     let input = parsed.bool("input", true);
     // `-cloud` is an alias of `-backend`; either set to false disables it.
@@ -357,7 +354,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     }
 
     // With the modules installed, the whole tree must load.
-    let loaded = load_config_with_test_dir(root_dir, &root_call, &test_dir);
+    let loaded = load_config(root_dir, &root_call, &test_dir);
     for s in loaded.sources.iter() {
         sources.insert(s.clone());
     }

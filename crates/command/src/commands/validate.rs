@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config, root_static_call};
+use crate::loader::{load_config, root_static_call, test_dir};
 use crate::view::{Streams, View};
 
 const SUCCESS: &str = "Success! The configuration is valid.";
@@ -40,7 +40,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
 
     let (root_call, var_diags) = root_static_call(&parsed.all("var"), false);
-    let loaded = load_config(Path::new(dir), &root_call);
+    let loaded = load_config(Path::new(dir), &root_call, test_dir(&parsed));
     let mut diags = tfdiags::Diagnostics::new();
     diags.append(var_diags);
     diags.append(loaded.diags);

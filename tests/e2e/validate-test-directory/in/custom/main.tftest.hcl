@@ -1,0 +1,3 @@
+run "check" {
+  bogus = 1
+}
