@@ -12,15 +12,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-fn terraform() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("TERRAFORM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join("terraform"))
-        .find(|p| p.is_file())
-}
+mod support;
+use support::terraform;
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/console")

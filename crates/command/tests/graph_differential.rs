@@ -8,28 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn terraform() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("TERRAFORM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join("terraform"))
-        .find(|p| p.is_file())
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
+mod support;
+use support::{copy_dir, terraform};
 
 fn graph(program: &Path, dir: &Path) -> String {
     let run = |args: &[&str]| {
