@@ -231,19 +231,59 @@ pub fn load_config(dir: &Path, root_call: &StaticModuleCall, test_dir: &str) -> 
     build_from_root(root, diags, true)
 }
 
-/// [`load_config`] without test files, for the commands that never look
-/// at them (plan-lite, graph, console), as OpenTofu's `LoadConfig`.
-pub fn load_config_without_tests(dir: &Path, root_call: &StaticModuleCall) -> Loaded {
-    let (root, diags) = load_root_with_call(dir, root_call);
-    build_from_root(root, diags, false)
-}
-
-/// [`load_config_without_tests`] for a root module already read (by
+/// The configuration without test files for a root module already read (by
 /// [`load_root_module`], to collect its variables first): the files are
 /// not parsed again.
 pub fn load_config_from_root(mut root: Module, root_call: &StaticModuleCall) -> Loaded {
     let diags = root.with_static_call(root_call.clone());
     build_from_root(Some(root), diags, false)
+}
+
+/// The configuration for a command's own flags: the root module in `dir`
+/// is read once, its variables collected as `plan` collects them
+/// (defaults, `TF_VAR_*`, `terraform.tfvars[.json]`, `*.auto.tfvars[.json]`,
+/// then `-var` and `-var-file` in `flags` order) and applied as its static
+/// call, then the installed tree is loaded, with the test files of
+/// `test_dir` when given (`None`: without tests, as `LoadConfig`). The
+/// second result holds the variables' own diagnostics; the variable files
+/// join the loaded sources.
+pub fn load_config_for_flags(
+    dir: &Path,
+    flags: &[(&'static str, String)],
+    test_dir: Option<&str>,
+    input: bool,
+) -> (Loaded, tfdiags::Diagnostics) {
+    let (module, mut diags) = load_module_dir(dir);
+    let Some(mut root) = module else {
+        return (
+            build_from_root(None, diags, false),
+            tfdiags::Diagnostics::new(),
+        );
+    };
+    let (vars, var_diags) = crate::variables::collect(
+        &root,
+        &variable_flags(flags),
+        Path::new("."),
+        crate::variables::Unset::Unknown,
+    );
+    diags.extend(root.with_static_call(root_static_call_from(&vars, input)));
+    if let Some(test_dir) = test_dir {
+        diags.extend(root.load_tests(test_dir));
+    }
+    let mut loaded = build_from_root(Some(root), diags, test_dir.is_some());
+    for f in &vars.files {
+        loaded.sources.insert(f.clone());
+    }
+    (loaded, var_diags)
+}
+
+/// The `-var` and `-var-file` flags among a command's flags, in order.
+pub fn variable_flags(flags: &[(&'static str, String)]) -> Vec<(&'static str, String)> {
+    flags
+        .iter()
+        .filter(|(n, _)| *n == "var" || *n == "var-file")
+        .map(|(n, v)| (*n, v.clone()))
+        .collect()
 }
 
 fn build_from_root(root: Option<Module>, mut diags: Diagnostics, tests: bool) -> Loaded {
@@ -292,48 +332,6 @@ fn build_from_root(root: Option<Module>, mut diags: Diagnostics, tests: bool) ->
         diags,
         sources,
     }
-}
-
-/// The root module's call (`rootModuleCall`), from `TF_VAR_name`
-/// environment variables and `-var name=value` options (later wins), all
-/// as strings: static evaluation converts them to each variable's type.
-/// A required variable that static evaluation needs and nobody set is
-/// asked for on the terminal when `input` allows it (once per run, however
-/// many times it is used), and is an error otherwise.
-///
-/// Not yet read: `terraform.tfvars`, `*.auto.tfvars` and `-var-file`.
-pub fn root_static_call(vars: &[&str], input: bool) -> (StaticModuleCall, Diagnostics) {
-    let mut values = std::collections::BTreeMap::new();
-    let mut diags = Diagnostics::new();
-    for (k, v) in std::env::vars() {
-        if let Some(name) = k.strip_prefix("TF_VAR_") {
-            values.insert(name.to_string(), cty::Value::string(v));
-        }
-    }
-    for raw in vars {
-        match raw.split_once('=') {
-            Some((name, value)) if !name.trim().is_empty() => {
-                values.insert(name.trim().to_string(), cty::Value::string(value));
-            }
-            _ => diags.push(sourceless(
-                "Invalid -var option",
-                format!(
-                    "The given -var option {} is not correctly specified. Must be a variable name and value separated by an equals sign, like -var=\"key=value\".",
-                    addrs::go_quote(raw)
-                ),
-            )),
-        }
-    }
-    let workspace = std::env::var("TF_WORKSPACE")
-        .ok()
-        .filter(|w| !w.is_empty())
-        .unwrap_or_else(|| "default".to_string());
-    let mut root_vars = configs::static_eval::RootVariables::new(values);
-    if input && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        root_vars.prompt = Some(terminal_prompt());
-    }
-    let call = StaticModuleCall::root(root_vars, ".", workspace);
-    (call, diags)
 }
 
 /// Asks for a variable's value on the terminal as OpenTofu's `UIInput`
@@ -412,14 +410,9 @@ pub fn root_static_call_for(
     work_dir: &Path,
     input: bool,
 ) -> (StaticModuleCall, tfdiags::Diagnostics) {
-    let var_flags: Vec<(&str, String)> = flags
-        .iter()
-        .filter(|(n, _)| *n == "var" || *n == "var-file")
-        .map(|(n, v)| (*n, v.clone()))
-        .collect();
     let (collected, diags) = crate::variables::collect(
         module,
-        &var_flags,
+        &variable_flags(flags),
         work_dir,
         crate::variables::Unset::Unknown,
     );

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config_without_tests, root_static_call};
+use crate::loader::load_config_for_flags;
 use crate::view::{Streams, View};
 
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
@@ -31,8 +31,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         return 1;
     }
     let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
-    let (root_call, var_diags) = root_static_call(&[], false);
-    let loaded = load_config_without_tests(Path::new(dir), &root_call);
+    let (loaded, var_diags) = load_config_for_flags(Path::new(dir), &[], None, false);
     let mut diags = tfdiags::Diagnostics::new();
     diags.append(var_diags);
     diags.append(loaded.diags);

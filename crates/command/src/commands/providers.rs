@@ -17,7 +17,7 @@ use configs::provider_reqs::{ModuleRequirements, Requirements, TestFileRequireme
 use tfdiags::{Diagnostics, SourceMap};
 
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config, root_static_call, test_dir};
+use crate::loader::{load_config_for_flags, test_dir};
 use crate::view::{Streams, View};
 
 /// The `providers` subcommands tofu-rs does not have yet.
@@ -68,9 +68,9 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         return 1;
     }
 
-    let (root_call, var_diags) = root_static_call(&parsed.all("var"), false);
+    let (loaded, var_diags) =
+        load_config_for_flags(dir, &parsed.flags, Some(test_dir(&parsed)), false);
     diags.append(var_diags);
-    let loaded = load_config(dir, &root_call, test_dir(&parsed));
     diags.append(loaded.diags);
     let sources = loaded.sources;
     let config = match loaded.config {

@@ -31,7 +31,7 @@ use tfdiags::{Diagnostic, Diagnostics, SourceMap};
 
 use crate::commands::providers::show_diagnostics;
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config, root_static_call, test_dir};
+use crate::loader::{load_config_for_flags, test_dir};
 use crate::provider_install::{color_tags, locked_for, LOCK_FILE};
 use crate::view::{Streams, View};
 
@@ -128,9 +128,13 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         None
     };
 
-    let (root_call, var_diags) = root_static_call(&parsed.all("var"), false);
+    let (loaded, var_diags) = load_config_for_flags(
+        Path::new("."),
+        &parsed.flags,
+        Some(test_dir(&parsed)),
+        false,
+    );
     diags.append(var_diags);
-    let loaded = load_config(Path::new("."), &root_call, test_dir(&parsed));
     diags.append(loaded.diags);
     let sources = loaded.sources;
     let Some(config) = loaded.config else {

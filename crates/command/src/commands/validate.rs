@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config, root_static_call, test_dir};
+use crate::loader::{load_config_for_flags, test_dir};
 use crate::view::{Streams, View};
 
 const SUCCESS: &str = "Success! The configuration is valid.";
@@ -39,8 +39,12 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     view.options.deprecation = level;
     let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
 
-    let (root_call, var_diags) = root_static_call(&parsed.all("var"), false);
-    let loaded = load_config(Path::new(dir), &root_call, test_dir(&parsed));
+    let (loaded, var_diags) = load_config_for_flags(
+        Path::new(dir),
+        &parsed.flags,
+        Some(test_dir(&parsed)),
+        false,
+    );
     let mut diags = tfdiags::Diagnostics::new();
     diags.append(var_diags);
     diags.append(loaded.diags);

@@ -1,0 +1,3 @@
+variable "n" {
+  type = number
+}
