@@ -260,12 +260,19 @@ pub fn load_config_for_flags(
             tfdiags::Diagnostics::new(),
         );
     };
-    let (vars, var_diags) = crate::variables::collect(
-        &root,
-        &variable_flags(flags),
-        Path::new("."),
-        crate::variables::Unset::Unknown,
-    );
+    // A root with errors is reported as it is: its variables' defaults
+    // would only repeat them (as plan-lite, OpenTofu collects values from
+    // a root that loaded cleanly).
+    let (vars, var_diags) = if hclsyntax::has_errors(&diags) {
+        Default::default()
+    } else {
+        crate::variables::collect(
+            &root,
+            &variable_flags(flags),
+            Path::new("."),
+            crate::variables::Unset::Unknown,
+        )
+    };
     diags.extend(root.with_static_call(root_static_call_from(&vars, input)));
     if let Some(test_dir) = test_dir {
         diags.extend(root.load_tests(test_dir));

@@ -1,0 +1,7 @@
+variable "a" {
+  default = "x"
+}
+
+variable "b" {
+  default = "${var.a}"
+}
