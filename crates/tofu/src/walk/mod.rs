@@ -30,6 +30,12 @@ pub use data::InstanceData;
 pub use expression_values::{Cause, ValueSink};
 pub use state::{InstanceInfo, State};
 
+/// Levels with fewer nodes than this are walked on the calling thread. The
+/// pool's first use starts a thread per core (and reads the cgroup quota),
+/// about a millisecond: more than the walk of a small configuration, which
+/// is what a monorepo's hundreds of `validate` runs mostly see.
+const PARALLEL_LEVEL_NODES: usize = 32;
+
 /// Which walk: `validate` (no instances expanded, variables unknown),
 /// `plan` (everything expanded with the given root variables; an expansion
 /// that cannot be known is an error) or `eval` (as plan, but what cannot be
@@ -169,26 +175,30 @@ impl<'c> Walk<'c> {
         let mut diags = Diagnostics::new();
         let mut changes = Vec::new();
         for level in levels(&graph) {
-            let results: Vec<(NodeIndex, NodeResult)> = level
-                .par_iter()
-                .map(|&ix| {
-                    let node = &graph.graph[ix];
-                    let upstream_failed = graph
-                        .graph
-                        .neighbors_directed(ix, Direction::Incoming)
-                        .any(|d| state.failed.contains(&graph.graph[d]));
-                    if upstream_failed {
-                        return (
-                            ix,
-                            NodeResult {
-                                failed: true,
-                                ..NodeResult::default()
-                            },
-                        );
-                    }
-                    (ix, nodes::eval_node(self, &state, node))
-                })
-                .collect();
+            let eval = |&ix: &NodeIndex| {
+                let node = &graph.graph[ix];
+                let upstream_failed = graph
+                    .graph
+                    .neighbors_directed(ix, Direction::Incoming)
+                    .any(|d| state.failed.contains(&graph.graph[d]));
+                if upstream_failed {
+                    return (
+                        ix,
+                        NodeResult {
+                            failed: true,
+                            ..NodeResult::default()
+                        },
+                    );
+                }
+                (ix, nodes::eval_node(self, &state, node))
+            };
+            // A level of a few nodes is done here: starting the thread pool
+            // costs more than a small configuration's whole walk.
+            let results: Vec<(NodeIndex, NodeResult)> = if level.len() >= PARALLEL_LEVEL_NODES {
+                level.par_iter().map(eval).collect()
+            } else {
+                level.iter().map(eval).collect()
+            };
             for (ix, r) in results {
                 let node = graph.graph[ix].clone();
                 if r.failed || hclsyntax::has_errors(&r.diags) {
