@@ -4,28 +4,12 @@
 
 use std::cmp::Ordering;
 use std::fmt;
-use std::sync::OnceLock;
 
 use hclsyntax::{Attribute, Diagnostic, Diagnostics, Range};
-use regex::Regex;
 
 use crate::decode_value::{const_value, ConstValue};
 
-/// go-version's `VersionRegexpRaw`.
-const VERSION_RAW: &str = r"v?([0-9]+(\.[0-9]+)*?)(-([0-9]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)|(-?([A-Za-z\-~]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)))?(\+([0-9A-Za-z\-~]+(\.[0-9A-Za-z\-~]+)*))??";
-
-fn version_regex() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(&format!("^{VERSION_RAW}$")).expect("version regex is valid"))
-}
-
-fn constraint_regex() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(&format!(r"^\s*(|=|!=|>|<|>=|<=|~>)\s*({VERSION_RAW})\s*$"))
-            .expect("constraint regex is valid")
-    })
-}
+use crate::version_syntax::{split_constraint, split_version, VersionParts};
 
 /// A version as go-version reads it: any number of numeric segments (padded
 /// to three), an optional prerelease and optional build metadata.
@@ -42,30 +26,23 @@ pub struct Version {
 impl Version {
     /// Parses a version (`1.2.3`, `v1.2`, `1.0.0-beta+abc`).
     pub fn parse(s: &str) -> Option<Version> {
-        let caps = version_regex().captures(s)?;
-        Version::from_captures(&caps, 0, s)
+        Version::from_parts(split_version(s)?, s)
     }
 
-    fn from_captures(caps: &regex::Captures<'_>, base: usize, original: &str) -> Option<Version> {
-        let group = |i: usize| caps.get(base + i).map(|m| m.as_str()).unwrap_or("");
+    fn from_parts(parts: VersionParts<'_>, original: &str) -> Option<Version> {
         let mut segments = Vec::new();
-        for part in group(1).split('.') {
+        for part in parts.segments.split('.') {
             segments.push(part.parse::<i64>().ok()?);
         }
         let specified = segments.len();
         while segments.len() < 3 {
             segments.push(0);
         }
-        let pre = if group(7).is_empty() {
-            group(4)
-        } else {
-            group(7)
-        };
         Some(Version {
             segments,
             specified,
-            pre: pre.to_string(),
-            metadata: group(10).to_string(),
+            pre: parts.pre.to_string(),
+            metadata: parts.metadata.to_string(),
             original: original.to_string(),
         })
     }
@@ -264,8 +241,8 @@ impl Constraints {
     pub fn parse(s: &str) -> Option<Constraints> {
         let mut out = Vec::new();
         for single in s.split(',') {
-            let caps = constraint_regex().captures(single)?;
-            let op = match caps.get(1).map(|m| m.as_str()).unwrap_or("") {
+            let (op_text, vtext) = split_constraint(single)?;
+            let op = match op_text {
                 "" | "=" => Operator::Equal,
                 "!=" => Operator::NotEqual,
                 ">" => Operator::Greater,
@@ -275,8 +252,7 @@ impl Constraints {
                 "~>" => Operator::Pessimistic,
                 _ => return None,
             };
-            let vtext = caps.get(2).map(|m| m.as_str()).unwrap_or("");
-            let version = Version::from_captures(&caps, 2, vtext)?;
+            let version = Version::parse(vtext)?;
             out.push(Constraint {
                 op,
                 version,

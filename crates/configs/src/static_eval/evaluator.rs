@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use cty::{Mark, Type, Value};
 use hclsyntax::{has_errors, Diagnostic, Diagnostics, Expr, Range, Traversal};
@@ -17,12 +17,6 @@ use super::scope_data::StaticScopeData;
 use crate::merged_body::ConfigBody;
 use crate::module::Module;
 use crate::named_values::{Local, Variable};
-
-/// The builtin functions, built once per process.
-pub(super) fn builtin_functions() -> Arc<FunctionTable> {
-    static TABLE: OnceLock<Arc<FunctionTable>> = OnceLock::new();
-    TABLE.get_or_init(lang::functions::builtin_table).clone()
-}
 
 /// A computed local or variable: its value and the diagnostics of
 /// computing it (without the "depends on" errors its users add).
@@ -58,7 +52,7 @@ impl StaticEvaluator {
             variables: module.variables.clone(),
             locals: module.locals.clone(),
             source_dir: module.source_dir.to_string_lossy().into_owned(),
-            functions: builtin_functions(),
+            functions: lang::functions::builtin_table(),
             cache: Mutex::new(HashMap::new()),
         }
     }
