@@ -224,7 +224,7 @@ impl<'p> EvalContext<'p> {
     /// from the innermost context only, so none inside `for` bodies).
     pub fn function_names(&self) -> Vec<&str> {
         match &self.functions {
-            Some(funcs) => funcs.names().collect(),
+            Some(funcs) => funcs.names(),
             None => Vec::new(),
         }
     }

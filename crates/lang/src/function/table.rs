@@ -2,6 +2,7 @@
 //! `core::NAME`.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::Function;
 
@@ -11,15 +12,26 @@ pub const CORE_NAMESPACE: &str = "core::";
 /// Functions by name. Names registered with [`FunctionTable::insert`] are
 /// builtins and also answer to `core::NAME`; [`FunctionTable::insert_exact`]
 /// registers a name as is (provider functions, `provider::p::f`).
+/// A table may extend a shared `base` (the builtins, built once per
+/// process): its own names come first and may shadow the base's.
 #[derive(Clone, Default, Debug)]
 pub struct FunctionTable {
     builtins: BTreeMap<String, Function>,
     others: BTreeMap<String, Function>,
+    base: Option<Arc<FunctionTable>>,
 }
 
 impl FunctionTable {
     pub fn new() -> FunctionTable {
         FunctionTable::default()
+    }
+
+    /// An empty table whose lookups fall back to `base`.
+    pub fn extending(base: Arc<FunctionTable>) -> FunctionTable {
+        FunctionTable {
+            base: Some(base),
+            ..FunctionTable::default()
+        }
     }
 
     /// Registers a builtin (also reachable as `core::NAME`).
@@ -32,7 +44,8 @@ impl FunctionTable {
         self.others.insert(name.into(), f);
     }
 
-    /// Removes a builtin (e.g. functions not allowed in some context).
+    /// Removes a builtin (e.g. functions not allowed in some context). A
+    /// name of the base table cannot be removed: build a table without it.
     pub fn remove(&mut self, name: &str) -> Option<Function> {
         self.builtins.remove(name)
     }
@@ -45,8 +58,13 @@ impl FunctionTable {
         if let Some(f) = self.others.get(name) {
             return Some(f);
         }
-        name.strip_prefix(CORE_NAMESPACE)
+        if let Some(f) = name
+            .strip_prefix(CORE_NAMESPACE)
             .and_then(|n| self.builtins.get(n))
+        {
+            return Some(f);
+        }
+        self.base.as_deref().and_then(|b| b.get(name))
     }
 
     /// Whether `name` resolves to a function.
@@ -54,18 +72,24 @@ impl FunctionTable {
         self.get(name).is_some()
     }
 
-    /// Every name a call may use, builtins first (without their `core::`
-    /// aliases).
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.builtins
-            .keys()
-            .chain(self.others.keys())
-            .map(String::as_str)
+    /// Every name a call may use, each once and in order: the builtins
+    /// (without their `core::` aliases), then the others; the base's
+    /// names included.
+    pub fn names(&self) -> Vec<&str> {
+        let mut builtins = std::collections::BTreeSet::new();
+        let mut others = std::collections::BTreeSet::new();
+        let mut table = Some(self);
+        while let Some(t) = table {
+            builtins.extend(t.builtins.keys().map(String::as_str));
+            others.extend(t.others.keys().map(String::as_str));
+            table = t.base.as_deref();
+        }
+        builtins.into_iter().chain(others).collect()
     }
 
     /// The number of distinct functions.
     pub fn len(&self) -> usize {
-        self.builtins.len() + self.others.len()
+        self.names().len()
     }
 
     pub fn is_empty(&self) -> bool {

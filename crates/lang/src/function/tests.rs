@@ -132,8 +132,5 @@ fn table_resolves_core_aliases() {
     assert!(t.get("provider::p::f").is_some());
     assert!(t.get("core::provider::p::f").is_none());
     assert!(t.get("nope").is_none());
-    assert_eq!(
-        t.names().collect::<Vec<_>>(),
-        vec!["incr", "provider::p::f"]
-    );
+    assert_eq!(t.names(), vec!["incr", "provider::p::f"]);
 }
