@@ -132,7 +132,12 @@ class H(http.server.SimpleHTTPRequestHandler):
     def guess_type(self, path):
         return "application/zip" if path.endswith(".zip") else "text/plain" if "SHA256SUMS" in path else "application/json"
     def log_message(self, *a): pass
-srv = http.server.ThreadingHTTPServer(("127.0.0.1", port), H)
+# A listen backlog of 128 as real servers have: socketserver's default of 5
+# drops the SYNs of a client that connects 10 times at once, which then
+# waits a second for the retransmission.
+class S(http.server.ThreadingHTTPServer):
+    request_queue_size = 128
+srv = S(("127.0.0.1", port), H)
 ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); ctx.load_cert_chain(cert, key)
 srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
 srv.serve_forever()
