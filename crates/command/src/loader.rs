@@ -5,10 +5,12 @@
 //! agrees with the configuration.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use configs::config::Config;
 use configs::config_build::{build_config, LoadedModule, ModuleRequest, ModuleWalker};
 use configs::module::{load_module_dir, Module};
+use configs::module_dir_cache::ModuleDirCache;
 use configs::static_eval::StaticModuleCall;
 use configs::version_constraint::Version;
 use hclsyntax::{Diagnostic, Diagnostics, Severity};
@@ -58,6 +60,9 @@ pub struct ManifestWalker {
     manifest: Manifest,
     /// The directory the records' relative `Dir`s are relative to.
     work_dir: PathBuf,
+    /// Module directories already read (by this walker or, in `init`, by
+    /// the installer before it).
+    dirs: Arc<ModuleDirCache>,
 }
 
 impl ManifestWalker {
@@ -77,7 +82,14 @@ impl ManifestWalker {
         ManifestWalker {
             manifest,
             work_dir: work_dir.to_path_buf(),
+            dirs: Arc::default(),
         }
+    }
+
+    /// This walker reading module directories through `dirs`.
+    pub fn with_dirs(mut self, dirs: Arc<ModuleDirCache>) -> ManifestWalker {
+        self.dirs = dirs;
+        self
     }
 }
 
@@ -137,7 +149,7 @@ impl ModuleWalker for ManifestWalker {
             _ => {}
         }
         let dir = under(&self.work_dir, &record.dir);
-        let (module, more) = load_module_dir(&dir);
+        let (module, more) = self.dirs.load(&dir);
         let Some(module) = module else {
             return (
                 None,
@@ -191,8 +203,9 @@ pub fn load_root_module(dir: &Path) -> (Option<Module>, tfdiags::Diagnostics, So
 pub fn load_root_with_call(
     dir: &Path,
     root_call: &StaticModuleCall,
+    dirs: &ModuleDirCache,
 ) -> (Option<Module>, Diagnostics) {
-    let (module, mut diags) = load_module_dir(dir);
+    let (module, mut diags) = dirs.load(dir);
     let Some(mut module) = module else {
         return (None, diags);
     };
@@ -223,12 +236,23 @@ pub fn test_dir(parsed: &crate::flags::Parsed) -> &str {
 /// The root's test files in `dir` and `dir/test_dir` are loaded too
 /// (`LoadConfigWithTests`, as init, validate and providers do).
 pub fn load_config(dir: &Path, root_call: &StaticModuleCall, test_dir: &str) -> Loaded {
-    let (root, mut diags) = load_root_with_call(dir, root_call);
+    load_config_with(dir, root_call, test_dir, &Arc::default())
+}
+
+/// [`load_config`] reading module directories through `dirs`: `init`
+/// passes the cache its installer filled, so nothing is parsed twice.
+pub fn load_config_with(
+    dir: &Path,
+    root_call: &StaticModuleCall,
+    test_dir: &str,
+    dirs: &Arc<ModuleDirCache>,
+) -> Loaded {
+    let (root, mut diags) = load_root_with_call(dir, root_call, dirs);
     let root = root.map(|mut root| {
         diags.extend(root.load_tests(test_dir));
         root
     });
-    build_from_root(root, diags, true)
+    build_from_root(root, diags, true, dirs)
 }
 
 /// The configuration without test files for a root module already read (by
@@ -236,7 +260,7 @@ pub fn load_config(dir: &Path, root_call: &StaticModuleCall, test_dir: &str) -> 
 /// not parsed again.
 pub fn load_config_from_root(mut root: Module, root_call: &StaticModuleCall) -> Loaded {
     let diags = root.with_static_call(root_call.clone());
-    build_from_root(Some(root), diags, false)
+    build_from_root(Some(root), diags, false, &Arc::default())
 }
 
 /// The configuration for a command's own flags: the root module in `dir`
@@ -256,7 +280,7 @@ pub fn load_config_for_flags(
     let (module, mut diags) = load_module_dir(dir);
     let Some(mut root) = module else {
         return (
-            build_from_root(None, diags, false),
+            build_from_root(None, diags, false, &Arc::default()),
             tfdiags::Diagnostics::new(),
         );
     };
@@ -277,7 +301,7 @@ pub fn load_config_for_flags(
     if let Some(test_dir) = test_dir {
         diags.extend(root.load_tests(test_dir));
     }
-    let mut loaded = build_from_root(Some(root), diags, test_dir.is_some());
+    let mut loaded = build_from_root(Some(root), diags, test_dir.is_some(), &Arc::default());
     for f in &vars.files {
         loaded.sources.insert(f.clone());
     }
@@ -293,7 +317,12 @@ pub fn variable_flags(flags: &[(&'static str, String)]) -> Vec<(&'static str, St
         .collect()
 }
 
-fn build_from_root(root: Option<Module>, mut diags: Diagnostics, tests: bool) -> Loaded {
+fn build_from_root(
+    root: Option<Module>,
+    mut diags: Diagnostics,
+    tests: bool,
+    dirs: &Arc<ModuleDirCache>,
+) -> Loaded {
     let root = root.map(|mut root| {
         if !tests {
             // build_config loads the root's test files unless told there are none.
@@ -319,7 +348,7 @@ fn build_from_root(root: Option<Module>, mut diags: Diagnostics, tests: bool) ->
         };
     }
     let walker = match ManifestWalker::read(Path::new("."), &modules_dir()) {
-        Ok(w) => w,
+        Ok(w) => w.with_dirs(dirs.clone()),
         Err(d) => {
             diags.push(*d);
             let cfg = Config::root(root);

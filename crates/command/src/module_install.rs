@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use configs::config_build::{LoadedModule, ModuleRequest, ModuleWalker};
-use configs::module::load_module_dir;
+use configs::module_dir_cache::ModuleDirCache;
 use configs::version_constraint::Version;
 use hclsyntax::{Diagnostic, Diagnostics, Severity};
 use initwd::{module_key, InstallRequest, ModuleInstaller, PackageContext};
@@ -24,6 +24,8 @@ pub struct InstallWalker<'a> {
     /// The keys of test files' `run` modules, in the order they were
     /// walked (after the module tree, one at a time).
     test_runs: Mutex<Vec<String>>,
+    /// Module directories read so far (many calls share a directory).
+    dirs: Arc<ModuleDirCache>,
 }
 
 /// Where a module's progress lines go in OpenTofu's (sequential) walk
@@ -44,7 +46,15 @@ impl<'a> InstallWalker<'a> {
             work_dir: work_dir.to_path_buf(),
             packages: Mutex::new(HashMap::new()),
             test_runs: Mutex::new(Vec::new()),
+            dirs: Arc::default(),
         }
+    }
+
+    /// This walker reading module directories through `dirs` (which the
+    /// load after installation then reuses).
+    pub fn with_dirs(mut self, dirs: Arc<ModuleDirCache>) -> InstallWalker<'a> {
+        self.dirs = dirs;
+        self
     }
 
     /// The position of the module installed at `key` in the walk order
@@ -99,7 +109,7 @@ impl ModuleWalker for InstallWalker<'_> {
         }
         let mut diags = installed.warnings;
         let dir = crate::loader::under(&self.work_dir, &installed.dir);
-        let (module, more) = load_module_dir(&dir);
+        let (module, more) = self.dirs.load(&dir);
         let Some(module) = module else {
             diags.push(Diagnostic {
                 severity: Severity::Error,

@@ -223,7 +223,7 @@ pub fn root_deprecation_warnings(module: &Module, vars: &RootVariables) -> Diagn
     tofu::deprecation::root_variable_warnings(
         vars.set_by_user
             .iter()
-            .filter_map(|name| module.variables.get(name)),
+            .filter_map(|name| module.variables.get(name).map(|v| &**v)),
     )
 }
 

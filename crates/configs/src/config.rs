@@ -12,7 +12,7 @@ use crate::module::Module;
 use crate::version_constraint::Version;
 
 /// One node of the module tree: a module and where it sits.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Config {
     /// The module's declarations.
     pub module: Module,
@@ -22,7 +22,7 @@ pub struct Config {
     pub dir: PathBuf,
     /// The modules this one calls, by call name. A call whose module could
     /// not be loaded is absent (its diagnostics say why).
-    pub children: BTreeMap<String, Config>,
+    pub children: BTreeMap<String, Box<Config>>,
     /// The call's source address (`None` for the root).
     pub source_addr: Option<ModuleSource>,
     /// The `source` expression of the call (`None` for the root).
@@ -87,9 +87,9 @@ mod tests {
     fn all_is_depth_first_in_name_order() {
         let mut root = node(&[]);
         let mut a = node(&["a"]);
-        a.children.insert("z".into(), node(&["a", "z"]));
-        root.children.insert("b".into(), node(&["b"]));
-        root.children.insert("a".into(), a);
+        a.children.insert("z".into(), Box::new(node(&["a", "z"])));
+        root.children.insert("b".into(), Box::new(node(&["b"])));
+        root.children.insert("a".into(), Box::new(a));
         let paths: Vec<String> = root.all().iter().map(|c| c.path.0.join(".")).collect();
         assert_eq!(paths, vec!["", "a", "a.z", "b"]);
         assert!(root.descendant(&["a".into(), "z".into()]).is_some());

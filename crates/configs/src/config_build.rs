@@ -273,7 +273,7 @@ fn build_children(
     for (name, (child, more)) in names.into_iter().zip(results) {
         diags.extend(more);
         if let Some(child) = child {
-            children.insert(name, child);
+            children.insert(name, Box::new(child));
         }
     }
     parent.children = children;

@@ -24,6 +24,7 @@ pub mod local_addrs;
 pub mod merged_body;
 pub mod module;
 pub mod module_call;
+pub mod module_dir_cache;
 pub mod moved;
 pub mod named_values;
 pub mod parser;

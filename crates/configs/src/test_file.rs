@@ -37,7 +37,7 @@ pub use crate::test_file_mocks::{MockProvider, MockResource, OverrideModule, Ove
 pub const DEFAULT_TEST_DIRECTORY: &str = "tests";
 
 /// One test file.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct TestFile {
     /// The file-wide `variables` block, if any.
     pub variables: Option<Vec<Arc<Attribute>>>,
@@ -68,7 +68,7 @@ pub enum TestMode {
 }
 
 /// A `run` block.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct TestRun {
     pub name: String,
     pub name_range: Range,

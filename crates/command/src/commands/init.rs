@@ -22,12 +22,12 @@ use crate::flags::{self, bool_flag, value_flag};
 use crate::go_duration::parse_go_duration;
 use crate::interrupt::InterruptScope;
 use crate::loader::{
-    config_sources, data_dir, load_config, modules_dir, root_static_call_for, test_dir,
+    config_sources, data_dir, load_config_with, modules_dir, root_static_call_for, test_dir,
 };
 use crate::module_install::InstallWalker;
 use crate::provider_install::{self, ProviderOptions};
 use crate::view::{Streams, View};
-use configs::module::load_module_dir;
+use configs::module_dir_cache::ModuleDirCache;
 
 const CONFIG_ERROR: &str = "\n[reset]OpenTofu encountered problems during initialization, including problems\nwith the configuration, described below.\n\nThe OpenTofu configuration must be valid before initialization so that\nOpenTofu can determine which modules and providers need to be installed.";
 const SUCCESS: &str =
@@ -241,7 +241,10 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     let mut diags = Diagnostics::new();
     // The root module alone first: it must be valid before anything is
     // installed. Its variables come from the same places as plan's.
-    let (root, early) = load_module_dir(root_dir);
+    // Every module directory is read once: for installing, then for the
+    // load of the installed tree (many calls share a directory).
+    let dirs = Arc::new(ModuleDirCache::new());
+    let (root, early) = dirs.load(root_dir);
     let Some(mut root) = root else {
         view.config_error(streams);
         diags.append(early);
@@ -334,7 +337,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
             view.diagnostics(streams, &diags, &sources);
             return 1;
         }
-        let installed = install_modules(root, upgrade, streams);
+        let installed = install_modules(root, upgrade, streams, &dirs);
         for s in installed.sources.iter() {
             sources.insert(s.clone());
         }
@@ -354,7 +357,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     }
 
     // With the modules installed, the whole tree must load.
-    let loaded = load_config(root_dir, &root_call, &test_dir);
+    let loaded = load_config_with(root_dir, &root_call, &test_dir, &dirs);
     for s in loaded.sources.iter() {
         sources.insert(s.clone());
     }
@@ -501,6 +504,7 @@ fn install_modules(
     root: configs::module::Module,
     upgrade: bool,
     streams: &mut Streams,
+    dirs: &Arc<ModuleDirCache>,
 ) -> InstallOutcome {
     let interrupt = InterruptScope::start();
     let mut diags = Diagnostics::new();
@@ -532,11 +536,15 @@ fn install_modules(
             };
         }
     };
-    let walker = InstallWalker::new(&installer, work_dir);
+    let walker = InstallWalker::new(&installer, work_dir).with_dirs(dirs.clone());
     let (config, more) = build_config(root, &walker);
-    for l in hooks.take_in_walk_order(&walker) {
-        streams.print(&format!("{l}\n"));
-    }
+    // One write for all the progress lines (a line each was 200 writes).
+    let lines: String = hooks
+        .take_in_walk_order(&walker)
+        .into_iter()
+        .map(|l| l + "\n")
+        .collect();
+    streams.print(&lines);
     diags.append(more);
     if let Err(more) = installer.write_manifest() {
         diags.append(more);

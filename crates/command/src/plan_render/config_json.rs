@@ -304,7 +304,7 @@ fn module_json(c: &Config, module_addr: &str, pcs: &BTreeMap<String, ProviderEnt
     // Managed resources, then data resources, each group by address.
     let mut resources = Vec::new();
     for group in [&module.managed_resources, &module.data_resources] {
-        let mut rs: Vec<&Resource> = group.values().collect();
+        let mut rs: Vec<&Resource> = group.values().map(|r| &**r).collect();
         rs.sort_by_key(|r| r.addr());
         resources.extend(rs.into_iter().map(|r| resource_json(r, module_addr, pcs)));
     }

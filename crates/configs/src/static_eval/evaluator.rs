@@ -25,8 +25,8 @@ pub(super) type Computed = (Value, Diagnostics);
 /// Evaluates a module's expressions in a static context.
 pub struct StaticEvaluator {
     call: StaticModuleCall,
-    pub(super) variables: BTreeMap<String, Variable>,
-    pub(super) locals: BTreeMap<String, Local>,
+    pub(super) variables: BTreeMap<String, Box<Variable>>,
+    pub(super) locals: BTreeMap<String, Box<Local>>,
     /// `path.module`.
     pub(super) source_dir: String,
     pub(super) functions: Arc<FunctionTable>,

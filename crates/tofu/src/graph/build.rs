@@ -132,6 +132,7 @@ pub fn all_resources(cfg: &Config) -> impl Iterator<Item = &Resource> {
         .values()
         .chain(m.data_resources.values())
         .chain(m.ephemeral_resources.values())
+        .map(|r| &**r)
 }
 
 /// The address of a resource block.
@@ -156,6 +157,7 @@ pub fn find_resource<'c>(cfg: &'c Config, addr: &addrs::Resource) -> Option<&'c 
         ResourceMode::Data => m.data_resources.get(&key),
         ResourceMode::Ephemeral => m.ephemeral_resources.get(&key),
     }
+    .map(|r| &**r)
 }
 
 fn rule_traversals(rules: &[configs::check_rule::CheckRule], out: &mut Vec<Traversal>) {
