@@ -96,6 +96,10 @@ impl ManifestWalker {
 const RUN_INIT: &str = "Run \"tofu init\" to install all modules required by this configuration.";
 
 impl ModuleWalker for ManifestWalker {
+    fn canonical_dir(&self, dir: &Path) -> PathBuf {
+        self.dirs.canonical(dir)
+    }
+
     fn load_module(&self, req: &ModuleRequest<'_>) -> (Option<LoadedModule>, Diagnostics) {
         let key = module_key(req.path);
         let Some(record) = self.manifest.records.get(&key) else {

@@ -77,6 +77,10 @@ impl<'a> InstallWalker<'a> {
 }
 
 impl ModuleWalker for InstallWalker<'_> {
+    fn canonical_dir(&self, dir: &Path) -> PathBuf {
+        self.dirs.canonical(dir)
+    }
+
     fn load_module(&self, req: &ModuleRequest<'_>) -> (Option<LoadedModule>, Diagnostics) {
         // An undecodable source was reported with the calling module.
         let Some(source) = req.source_addr else {

@@ -85,6 +85,13 @@ pub trait ModuleWalker: Sync {
     fn parallel(&self) -> bool {
         true
     }
+
+    /// The directory with symlinks resolved, to tell a module calling
+    /// itself (the directory itself where it cannot be resolved). Walkers
+    /// that see the same directories many times may remember the answers.
+    fn canonical_dir(&self, dir: &Path) -> PathBuf {
+        canonical(dir)
+    }
 }
 
 /// A walker that loads local (`./`, `../`) sources straight from disk,
@@ -144,7 +151,7 @@ pub fn build_config(mut root: Module, walker: &dyn ModuleWalker) -> (Config, Dia
     if hclsyntax::has_errors(&load_diags) {
         return (cfg, load_diags);
     }
-    let ancestors = vec![canonical(&cfg.dir)];
+    let ancestors = vec![walker.canonical_dir(&cfg.dir)];
     let mut diags = build_children(&mut cfg, walker, &ancestors);
     diags.extend(build_test_modules(&mut cfg, walker, &ancestors));
     // Provider types are only resolved for a tree built without errors.
@@ -247,7 +254,8 @@ fn rebase(cfg: &mut Config, depth: usize) {
     cfg.path = addrs::Module(cfg.path.0.split_off(depth.min(cfg.path.0.len())));
 }
 
-fn canonical(dir: &Path) -> PathBuf {
+/// `dir` with symlinks resolved, or as given where it cannot be.
+pub fn canonical(dir: &Path) -> PathBuf {
     std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
 }
 
@@ -322,7 +330,7 @@ fn load_child(
         version: loaded.version,
     };
 
-    let here = canonical(&cfg.dir);
+    let here = walker.canonical_dir(&cfg.dir);
     if ancestors.contains(&here) && calls_are_constant(&cfg.module) {
         // The same files with the same constant calls: the walk would
         // never end.

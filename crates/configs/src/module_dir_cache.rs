@@ -26,6 +26,8 @@ type Loaded = (Option<Module>, Diagnostics);
 #[derive(Debug, Default)]
 pub struct ModuleDirCache {
     loaded: Mutex<HashMap<PathBuf, Arc<Loaded>>>,
+    /// [`crate::config_build::canonical`] answers by directory.
+    canonical: Mutex<HashMap<PathBuf, PathBuf>>,
 }
 
 impl ModuleDirCache {
@@ -44,6 +46,18 @@ impl ModuleDirCache {
         self.lock()
             .insert(dir.to_path_buf(), Arc::new(loaded.clone()));
         loaded
+    }
+
+    /// [`crate::config_build::canonical`], resolved once per directory.
+    pub fn canonical(&self, dir: &Path) -> PathBuf {
+        let mut known = self
+            .canonical
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        known
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| crate::config_build::canonical(dir))
+            .clone()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Arc<Loaded>>> {
