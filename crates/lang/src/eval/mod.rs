@@ -78,12 +78,20 @@ pub fn eval_expr(expr: &Expr, ctx: &EvalContext<'_>) -> (Value, Diagnostics) {
     })
 }
 
-/// The nesting depth of an expression tree, computed without recursion.
+/// The nesting depth of an expression tree as evaluation recurses into
+/// it, computed without recursion. The left operand of a binary operation
+/// counts at its parent's depth: chains of operations are evaluated
+/// iteratively (see `ops::eval_binary`).
 pub fn expr_depth(expr: &Expr) -> usize {
     let mut max = 0;
     let mut stack: Vec<(&Expr, usize)> = vec![(expr, 1)];
     while let Some((e, d)) = stack.pop() {
         max = max.max(d);
+        if let ExprKind::Binary { lhs, rhs, .. } = &e.kind {
+            stack.push((lhs, d));
+            stack.push((rhs, d + 1));
+            continue;
+        }
         for_each_child(e, &mut |c| stack.push((c, d + 1)));
     }
     max

@@ -3,7 +3,7 @@
 //! circuits for `&&` and `||`, null and unknown handling, marks.
 
 use cty::{convert::convert, Type, Value, ValueMarks};
-use hclsyntax::{has_errors, BinaryOp, Diagnostic, Diagnostics, Expr, UnaryOp};
+use hclsyntax::{has_errors, BinaryOp, Diagnostic, Diagnostics, Expr, ExprKind, UnaryOp};
 
 use super::eval;
 use crate::context::EvalContext;
@@ -27,6 +27,11 @@ fn operation_failed(expr: &Expr, msg: &str) -> Diagnostic {
     )
 }
 
+/// A binary operation. Left-deep chains (`a + b + c + ...`, which the
+/// parser builds from any run of left-associative operators) are folded
+/// from their innermost operation outwards without recursing, so a chain
+/// of ten thousand terms needs no deep stack; the operands are evaluated
+/// in the same order as by recursion (left before right).
 pub(super) fn eval_binary(
     expr: &Expr,
     op: BinaryOp,
@@ -34,10 +39,32 @@ pub(super) fn eval_binary(
     rhs_expr: &Expr,
     ctx: &EvalContext<'_>,
 ) -> (Value, Diagnostics) {
+    let mut spine = vec![(expr, op, lhs_expr, rhs_expr)];
+    let mut innermost = lhs_expr;
+    while let ExprKind::Binary { op, lhs, rhs } = &innermost.kind {
+        spine.push((innermost, *op, lhs, rhs));
+        innermost = lhs;
+    }
+    let mut acc = eval(innermost, ctx);
+    for (expr, op, lhs_expr, rhs_expr) in spine.into_iter().rev() {
+        acc = apply_to_operands(expr, op, lhs_expr, acc, rhs_expr, ctx);
+    }
+    acc
+}
+
+/// One operation of a chain: the left operand already evaluated (with its
+/// diagnostics), the right one evaluated here.
+fn apply_to_operands(
+    expr: &Expr,
+    op: BinaryOp,
+    lhs_expr: &Expr,
+    (given_lhs, lhs_diags): (Value, Diagnostics),
+    rhs_expr: &Expr,
+    ctx: &EvalContext<'_>,
+) -> (Value, Diagnostics) {
     let (param_ty, result_ty) = op_types(op);
     let mut diags = Diagnostics::new();
 
-    let (given_lhs, lhs_diags) = eval(lhs_expr, ctx);
     let lhs = match convert(&given_lhs, &param_ty) {
         Ok(v) => v,
         Err(e) => {

@@ -297,3 +297,22 @@ fn json_expressions() {
         "An attribute named \"a\" was already defined at y.tf.json:1,2-5."
     );
 }
+
+#[test]
+fn long_operator_chains_fold_without_recursion() {
+    // The parser's limit: 10,000 chained operators. Folded iteratively,
+    // the chain counts as shallow, so it is evaluated on the caller's
+    // stack (no big-stack thread per evaluation).
+    let chain = format!("1{}", "+1".repeat(9_999));
+    assert!(crate::eval::expr_depth(&crate::test_util::parse(&chain)) <= crate::eval::INLINE_DEPTH);
+    assert_eq!(ok(&chain), "10000");
+    // Left before right, and the failing operation's own operands named.
+    assert_eq!(ok("10 - 3 - 2 * 2 + 1"), "4");
+    let (_, diags) = eval_src("1 + 2 + \"x\" + 4");
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].summary, "Invalid operand");
+    assert_eq!(
+        diags[0].detail,
+        "Unsuitable value for right operand: a number is required."
+    );
+}
