@@ -9,6 +9,7 @@
 
 pub mod config;
 pub mod credentials;
+mod decode;
 mod endpoints;
 mod kms_client;
 mod shared_config;
