@@ -8,7 +8,9 @@
 //! must exist with the same bytes, at the same relative paths, in the
 //! working directory after the run (`expect/.terraform/terraform.tfstate`),
 //! and a path listed in an optional `absent` file must not exist. The binary runs with `NO_COLOR=1` and no
-//! `TF_*` variables.
+//! `TF_*` or `AWS_*` variables (the caller's AWS credentials must not
+//! change what a case prints), plus the `NAME=VALUE` lines of an optional
+//! `env` file; a relative path there is relative to the working directory.
 //! `E2E_UPDATE=1 cargo test --test e2e` rewrites the expectations from what
 //! the binary printed; review the diff like code.
 
@@ -53,8 +55,13 @@ fn run_case(case: &Path, update: bool) -> Vec<String> {
         .current_dir(work.path())
         .env("NO_COLOR", "1");
     for (k, _) in std::env::vars() {
-        if k.starts_with("TF_") {
+        if k.starts_with("TF_") || k.starts_with("AWS_") {
             cmd.env_remove(k);
+        }
+    }
+    for line in read_or_empty(&case.join("env")).lines() {
+        if let Some((k, v)) = line.split_once('=') {
+            cmd.env(k, v);
         }
     }
     let stdin = std::fs::read(case.join("stdin")).unwrap_or_default();

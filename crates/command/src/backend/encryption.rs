@@ -1,20 +1,32 @@
-//! The static checks `init` makes of `terraform { encryption { ... } }`
-//! and `TF_ENCRYPTION` (OpenTofu's `EncryptionFromModule` as far as it
-//! needs no key material): the environment's configuration merged over the
-//! file's, key provider and method types known, references between key
-//! providers resolved without cycles, every other reference evaluated in
-//! the static context (variables and locals allowed), and the `state` /
-//! `plan` targets naming declared methods.
+//! What `init` makes of `terraform { encryption { ... } }` and
+//! `TF_ENCRYPTION` (OpenTofu's `EncryptionFromModule`, which `init` runs
+//! before the backend and before any provider is installed): the
+//! environment's configuration merged over the file's, key provider and
+//! method types known, references between key providers resolved without
+//! cycles, every other reference evaluated in the static context
+//! (variables and locals allowed), and the `state` / `plan` targets naming
+//! declared methods.
 //!
-//! Key data is not fetched: a key provider that has to reach a service
-//! (`aws_kms`, `gcp_kms`, `openbao`, `external`) is checked but not run.
+//! Key providers are built as OpenTofu's `setupKeyProvider` builds them
+//! where tofu-rs can: `pbkdf2`'s `Config.Build` checks, and the whole of
+//! `aws_kms` (credentials, STS validation, KMS `GenerateDataKey`; see
+//! [`aws_kms`]), which fails with OpenTofu's "Unable to build / fetch
+//! encryption key data" diagnostics. The other key providers that reach a
+//! service (`gcp_kms`, `azure_vault`, `openbao`, `external`) are checked
+//! but not run.
+
+pub mod aws_kms;
+pub mod evaluated_body;
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use configs::encryption::{decode_encryption_body, EncryptionConfig, KeyProviderConfig};
 use configs::module::Module;
 use configs::static_eval::StaticEvaluator;
-use hclsyntax::{BodySchema, Diagnostic, Expr, StepKind, Traversal};
+use hclsyntax::{Attribute, BodySchema, Diagnostic, Expr, StepKind, Traversal};
+
+use evaluated_body::{EvaluatedArgument, EvaluatedBody};
 
 /// Key provider types OpenTofu's default encryption registry holds.
 const KEY_PROVIDERS: &[&str] = &[
@@ -29,10 +41,16 @@ const KEY_PROVIDERS: &[&str] = &[
 const METHODS: &[&str] = &["aes_gcm", "unencrypted", "external"];
 
 /// Checks the root module's encryption configuration merged with
-/// `TF_ENCRYPTION`.
+/// `TF_ENCRYPTION`, and builds its key providers.
 pub fn check(root: &Module) -> tfdiags::Diagnostics {
+    check_with_env(root, &|name| std::env::var(name).ok())
+}
+
+/// [`check`] with the environment given: `TF_ENCRYPTION` and what the
+/// key providers read (AWS credentials, endpoints, shared files).
+pub fn check_with_env(root: &Module, env_lookup: aws_kms::Env<'_>) -> tfdiags::Diagnostics {
     let mut diags = tfdiags::Diagnostics::new();
-    let env = std::env::var("TF_ENCRYPTION").unwrap_or_default();
+    let env = env_lookup("TF_ENCRYPTION").unwrap_or_default();
     let mut cfg = root.encryption.clone();
     if !env.trim().is_empty() {
         let name = if env.trim_start().starts_with('{') {
@@ -67,8 +85,19 @@ pub fn check(root: &Module) -> tfdiags::Diagnostics {
     };
     let mut out = Vec::new();
     let mut done = BTreeSet::new();
+    // OpenTofu sets the key providers up for each target (state, plan,
+    // remote state): with no target none is run, and nothing is fetched.
+    let run = KeyRun {
+        env: env_lookup,
+        fetch: cfg.state.is_some()
+            || cfg.plan.is_some()
+            || cfg
+                .remote
+                .as_ref()
+                .is_some_and(|r| r.default.is_some() || !r.targets.is_empty()),
+    };
     for kp in &cfg.key_providers {
-        setup_key_provider(&cfg, eval, kp, &mut Vec::new(), &mut done, &mut out);
+        setup_key_provider(&cfg, eval, kp, &run, &mut Vec::new(), &mut done, &mut out);
     }
     for m in &cfg.methods {
         if !METHODS.contains(&m.type_name.as_str()) {
@@ -126,8 +155,24 @@ fn key_provider_schema(type_name: &str) -> Option<BodySchema> {
             ],
             &[],
         )),
+        "aws_kms" => Some(aws_kms::config::body_schema()),
         _ => None,
     }
+}
+
+/// The arguments of a key provider's nested blocks.
+fn key_provider_block_schema(type_name: &str, block: &str) -> Option<BodySchema> {
+    match (type_name, block) {
+        ("aws_kms", "endpoints") => Some(aws_kms::config::endpoints_schema()),
+        _ => None,
+    }
+}
+
+/// How far key providers are run: `fetch` is false when no target uses
+/// them (OpenTofu then builds none).
+struct KeyRun<'a> {
+    env: aws_kms::Env<'a>,
+    fetch: bool,
 }
 
 /// The arguments of the methods (`aes_gcm`'s `keys` is required).
@@ -208,6 +253,7 @@ fn setup_key_provider(
     cfg: &EncryptionConfig,
     eval: &StaticEvaluator,
     kp: &KeyProviderConfig,
+    run: &KeyRun<'_>,
     stack: &mut Vec<(String, String)>,
     done: &mut BTreeSet<(String, String)>,
     out: &mut Vec<Diagnostic>,
@@ -237,12 +283,31 @@ fn setup_key_provider(
     }
     stack.push(key.clone());
     let before = out.len();
-    if let Some(schema) = key_provider_schema(&kp.type_name) {
-        let (_, more) = kp.body.content(&schema);
-        out.extend(more);
+    // A known schema decodes arguments and blocks (`gohcl`); otherwise the
+    // body may hold arguments only.
+    let (attrs, blocks) = match key_provider_schema(&kp.type_name) {
+        Some(schema) => {
+            let (content, more) = kp.body.content(&schema);
+            out.extend(more);
+            (content.attributes, content.blocks)
+        }
+        None => {
+            let (attrs, more) = kp.body.just_attributes();
+            out.extend(more);
+            (attrs, Vec::new())
+        }
+    };
+    let mut nested = Vec::new();
+    for b in &blocks {
+        if let Some(schema) = key_provider_block_schema(&kp.type_name, &b.type_name) {
+            let (content, more) = b.body.content(&schema);
+            out.extend(more);
+            for a in &content.attributes {
+                check_refs(cfg, &a.expr, out);
+            }
+            nested.push((b.clone(), content.attributes));
+        }
     }
-    let (attrs, more) = kp.body.just_attributes();
-    out.extend(more);
     for a in &attrs {
         check_refs(cfg, &a.expr, out);
         for t in a.expr.variables() {
@@ -264,7 +329,7 @@ fn setup_key_provider(
                         ));
                         continue;
                     }
-                    setup_key_provider(cfg, eval, dep, stack, done, out);
+                    setup_key_provider(cfg, eval, dep, run, stack, done, out);
                 }
             }
         }
@@ -277,29 +342,77 @@ fn setup_key_provider(
         return;
     }
     let ident = eval.key_provider_identifier(kp);
-    let mut values = std::collections::BTreeMap::new();
     let mut failed = false;
-    for a in &attrs {
-        if a.expr.variables().iter().all(|t| !is_encryption_ref(t)) {
-            let (v, more) = eval.evaluate(&a.expr, &ident);
-            failed |= hclsyntax::has_errors(&more);
-            out.extend(more);
-            values.insert(a.name.clone(), Some(v.unmark_deep().0));
-        } else {
-            // Another key provider's output: known only once built.
-            values.insert(a.name.clone(), None);
-        }
+    let mut evaluate = |attrs: &[Arc<Attribute>]| -> Vec<EvaluatedArgument> {
+        attrs
+            .iter()
+            .map(|a| {
+                let value = if a.expr.variables().iter().all(|t| !is_encryption_ref(t)) {
+                    let (v, more) = eval.evaluate(&a.expr, &ident);
+                    failed |= hclsyntax::has_errors(&more);
+                    out.extend(more);
+                    Some(v.unmark_deep().0)
+                } else {
+                    // Another key provider's output: known only once built.
+                    None
+                };
+                EvaluatedArgument {
+                    attr: a.clone(),
+                    value,
+                }
+            })
+            .collect()
+    };
+    let mut body = EvaluatedBody {
+        arguments: evaluate(&attrs),
+        blocks: Vec::new(),
+    };
+    for (block, block_attrs) in nested {
+        let arguments = evaluate(&block_attrs);
+        body.blocks.push((
+            block,
+            EvaluatedBody {
+                arguments,
+                blocks: Vec::new(),
+            },
+        ));
     }
-    if !failed && kp.type_name == "pbkdf2" {
-        if let Some(err) = pbkdf2_build_error(&values) {
-            out.push(sourceless(
-                "Unable to build encryption key data",
-                format!(
-                    "key_provider.{}.{} failed with error: {err}",
-                    kp.type_name, kp.name
-                ),
-            ));
+    if failed {
+        return;
+    }
+    let build_error = |summary: &str, err: &str| {
+        sourceless(
+            summary,
+            format!(
+                "key_provider.{}.{} failed with error: {err}",
+                kp.type_name, kp.name
+            ),
+        )
+    };
+    match kp.type_name.as_str() {
+        "pbkdf2" => {
+            let values = body
+                .arguments
+                .iter()
+                .map(|a| (a.attr.name.clone(), a.value.clone()))
+                .collect();
+            if let Some(err) = pbkdf2_build_error(&values) {
+                out.push(build_error("Unable to build encryption key data", &err));
+            }
         }
+        "aws_kms" if run.fetch => match aws_kms::config::Config::decode(&body) {
+            Err(diags) => out.extend(diags),
+            Ok(None) => {}
+            Ok(Some(config)) => {
+                // No encrypted data is read here, so there is no stored
+                // metadata: only a new data key is asked for.
+                let meta = aws_kms::KeyMeta::default();
+                if let Err(f) = aws_kms::run(&config, &meta, run.env) {
+                    out.push(build_error(f.summary(), f.message()));
+                }
+            }
+        },
+        _ => {}
     }
 }
 
