@@ -8,9 +8,7 @@ use std::fmt;
 
 use addrs::Provider;
 
-use crate::hash::{
-    hash_matches, package_hash_legacy_zip, parse_sha256_hex, preferred_hashes, Hash, LocalPackage,
-};
+use crate::hash::{hash_matches, parse_sha256_hex, preferred_hashes, Hash, LocalPackage};
 use crate::signature::find_signing_key;
 
 /// Set to `true` to require signatures from the default registry too.
@@ -222,9 +220,7 @@ impl RegistryAuthentication {
                 data.package_size
             ));
         }
-        let path = match local {
-            LocalPackage::Zip(p) | LocalPackage::Dir(p) => p,
-        };
+        let path = local.path();
         let size = std::fs::metadata(path)
             .map_err(|e| format!("{}: {e}", path.display()))?
             .len();
@@ -303,14 +299,18 @@ impl RegistryAuthentication {
 
     /// `archiveHashAuthentication`: the zip we have is the one reported.
     fn check_archive(&self, local: LocalPackage<'_>) -> Result<AuthResult, String> {
-        let LocalPackage::Zip(path) = local else {
+        let Some(got) = local.zip_hash() else {
             return Err(format!(
                 "cannot check archive hash for non-archive location {}",
                 local_display(local)
             ));
         };
-        let got = package_hash_legacy_zip(path)
-            .map_err(|e| format!("failed to compute checksum for {}: {e}", path.display()))?;
+        let got = got.map_err(|e| {
+            format!(
+                "failed to compute checksum for {}: {e}",
+                local.path().display()
+            )
+        })?;
         let want = Hash::zip_from_sha256(&self.sha256);
         if got != want {
             return Err(format!(
@@ -359,7 +359,9 @@ impl RegistryAuthentication {
 
 fn local_display(local: LocalPackage<'_>) -> String {
     match local {
-        LocalPackage::Zip(p) | LocalPackage::Dir(p) => p.display().to_string(),
+        LocalPackage::Zip(p) | LocalPackage::HashedZip(p, _) | LocalPackage::Dir(p) => {
+            p.display().to_string()
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! directory hash alike), `zh:` the legacy SHA-256 of the zip itself.
 
 use std::fmt;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use base64::Engine;
@@ -180,7 +180,61 @@ pub fn package_hash_legacy_zip(zip_path: &Path) -> Result<Hash, String> {
 #[derive(Debug, Clone, Copy)]
 pub enum LocalPackage<'a> {
     Zip(&'a Path),
+    /// A zip whose `zh:` hash is already known: computed while it was
+    /// downloaded, so the archive is not read once more to check it.
+    HashedZip(&'a Path, &'a Hash),
     Dir(&'a Path),
+}
+
+impl LocalPackage<'_> {
+    /// The package's path.
+    pub fn path(&self) -> &Path {
+        match self {
+            LocalPackage::Zip(p) | LocalPackage::HashedZip(p, _) | LocalPackage::Dir(p) => p,
+        }
+    }
+
+    /// The `zh:` hash of a zip (`None` for a directory).
+    pub fn zip_hash(&self) -> Option<Result<Hash, String>> {
+        match self {
+            LocalPackage::Zip(p) => Some(package_hash_legacy_zip(p)),
+            LocalPackage::HashedZip(_, h) => Some(Ok((*h).clone())),
+            LocalPackage::Dir(_) => None,
+        }
+    }
+}
+
+/// A writer that hashes what passes through it (SHA-256), so a download's
+/// `zh:` hash comes with the download.
+pub struct HashingWriter<'a, W: Write> {
+    inner: &'a mut W,
+    hasher: Sha256,
+}
+
+impl<'a, W: Write> HashingWriter<'a, W> {
+    pub fn new(inner: &'a mut W) -> Self {
+        HashingWriter {
+            inner,
+            hasher: Sha256::new(),
+        }
+    }
+
+    /// The `zh:` hash of everything written.
+    pub fn zip_hash(self) -> Hash {
+        Hash::zip_from_sha256(&self.hasher.finalize().into())
+    }
+}
+
+impl<W: Write> Write for HashingWriter<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// `PackageMatchesAnyHash`: whether the package matches one of `allowed`.
@@ -193,7 +247,9 @@ pub fn hash_matches(pkg: LocalPackage<'_>, allowed: &[Hash]) -> Result<bool, Str
             SCHEME_H1 => {
                 if h1.is_none() {
                     h1 = Some(match pkg {
-                        LocalPackage::Zip(p) => package_hash_v1_zip(p)?,
+                        LocalPackage::Zip(p) | LocalPackage::HashedZip(p, _) => {
+                            package_hash_v1_zip(p)?
+                        }
                         LocalPackage::Dir(p) => package_hash_v1(p)?,
                     });
                 }
@@ -202,9 +258,9 @@ pub fn hash_matches(pkg: LocalPackage<'_>, allowed: &[Hash]) -> Result<bool, Str
                 }
             }
             SCHEME_ZIP => {
-                let LocalPackage::Zip(p) = pkg else { continue };
                 if zh.is_none() {
-                    zh = Some(package_hash_legacy_zip(p)?);
+                    let Some(hash) = pkg.zip_hash() else { continue };
+                    zh = Some(hash?);
                 }
                 if zh.as_ref() == Some(want) {
                     return Ok(true);
@@ -237,6 +293,24 @@ mod tests {
         assert!(Hash::parse("nocolon").is_err());
         assert_eq!(parse_sha256_hex(&"ab".repeat(32)).unwrap()[0], 0xab);
         assert!(parse_sha256_hex("zz").is_none());
+    }
+
+    #[test]
+    fn hashing_writer_gives_the_zip_hash_of_what_it_wrote() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("p.zip");
+        let mut file = std::fs::File::create(&path).unwrap();
+        let mut w = HashingWriter::new(&mut file);
+        for chunk in [&b"PK\x03\x04"[..], &[7u8; 100_000][..], b"tail"] {
+            w.write_all(chunk).unwrap();
+        }
+        let zh = w.zip_hash();
+        drop(file);
+        assert_eq!(zh, package_hash_legacy_zip(&path).unwrap());
+        let known = LocalPackage::HashedZip(&path, &zh);
+        assert!(hash_matches(known, std::slice::from_ref(&zh)).unwrap());
+        let other = Hash::zip_from_sha256(&[0; 32]);
+        assert!(!hash_matches(LocalPackage::HashedZip(&path, &other), &[zh]).unwrap());
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::auth::{AuthResult, PackageAuthentication};
-use crate::hash::{hash_matches, package_hash_v1, Hash, LocalPackage, SCHEME_ZIP};
+use crate::hash::{hash_matches, package_hash_v1, Hash, HashingWriter, LocalPackage, SCHEME_ZIP};
 use crate::http::HttpClient;
 use crate::meta::{unpacked_directory_path, PackageLocation, PackageMeta};
 use crate::unzip::unpack_zip_hashed;
@@ -86,12 +86,21 @@ pub fn install_package(
                 .map_err(|e| {
                     format!("failed to open temporary file to download from {url}: {e}")
                 })?;
-            http.download(url, tmp.as_file_mut())?;
-            install_archive(meta, tmp.path(), &final_dir, allowed_hashes, "current")?
+            // Hashed on the way in: checking it against SHA256SUMS then
+            // needs no second read of the archive.
+            let mut hashing = HashingWriter::new(tmp.as_file_mut());
+            http.download(url, &mut hashing)?;
+            let zh = hashing.zip_hash();
+            let pkg = LocalPackage::HashedZip(tmp.path(), &zh);
+            install_archive(meta, pkg, &final_dir, allowed_hashes, "current")?
         }
-        PackageLocation::LocalArchive(zip) => {
-            install_archive(meta, zip, &final_dir, allowed_hashes, "current")?
-        }
+        PackageLocation::LocalArchive(zip) => install_archive(
+            meta,
+            LocalPackage::Zip(zip),
+            &final_dir,
+            allowed_hashes,
+            "current",
+        )?,
         PackageLocation::LocalDir(src) => {
             (install_dir(meta, src, &final_dir, allowed_hashes)?, None)
         }
@@ -113,12 +122,13 @@ fn authenticate(
 /// the hash, when unpacking could compute it.
 fn install_archive(
     meta: &PackageMeta,
-    zip: &Path,
+    pkg: LocalPackage<'_>,
     final_dir: &Path,
     allowed: &[Hash],
     which: &str,
 ) -> Result<(Option<AuthResult>, Option<Hash>), InstallError> {
-    let auth = authenticate(meta.authentication.as_ref(), LocalPackage::Zip(zip))?;
+    let zip = pkg.path();
+    let auth = authenticate(meta.authentication.as_ref(), pkg)?;
     let parent = final_dir.parent().expect("package dir has a parent");
     let staged = staging_dir(parent)?;
     let h1 = unpack_zip_hashed(zip, staged.path()).map_err(|e| {
@@ -137,9 +147,9 @@ fn install_archive(
                     .filter(|h| h.scheme() == SCHEME_ZIP)
                     .cloned()
                     .collect();
-                hash_matches(LocalPackage::Zip(zip), &zh)
+                hash_matches(pkg, &zh)
             }
-            None => hash_matches(LocalPackage::Zip(zip), allowed),
+            None => hash_matches(pkg, allowed),
         }
         .map_err(|e| {
             format!(
