@@ -5,12 +5,12 @@
 //! KMS answers, or stopping with OpenTofu's diagnostic when it does not,
 //! before any provider is installed. No network beyond loopback.
 
-use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Command, Output};
-use std::thread::JoinHandle;
+
+#[path = "../src/backend/encryption/aws_kms/fake_aws.rs"]
+mod fake_aws;
+use fake_aws::{serve, Received};
 
 use command::backend::encryption::aws_kms::credentials::Credentials;
 use command::backend::encryption::aws_kms::sigv4;
@@ -60,69 +60,6 @@ terraform {{
 }}
 "#
     )
-}
-
-/// A request as the fake server received it.
-struct Received {
-    path: String,
-    /// Lowercased names.
-    headers: BTreeMap<String, String>,
-    body: Vec<u8>,
-}
-
-impl Received {
-    fn header(&self, name: &str) -> &str {
-        self.headers.get(name).map(String::as_str).unwrap_or("")
-    }
-}
-
-/// Answers one connection per canned `(status, body)`, in order; the
-/// handle yields what arrived.
-fn serve(responses: Vec<(u16, &'static str)>) -> (String, JoinHandle<Vec<Received>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let handle = std::thread::spawn(move || {
-        let mut got = Vec::new();
-        for (status, body) in responses {
-            let (stream, _) = listener.accept().unwrap();
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut line = String::new();
-            reader.read_line(&mut line).unwrap();
-            let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
-            let mut headers = BTreeMap::new();
-            loop {
-                let mut h = String::new();
-                reader.read_line(&mut h).unwrap();
-                let h = h.trim_end();
-                if h.is_empty() {
-                    break;
-                }
-                let (k, v) = h.split_once(':').unwrap();
-                headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
-            }
-            let len: usize = headers
-                .get("content-length")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0);
-            let mut req_body = vec![0; len];
-            reader.read_exact(&mut req_body).unwrap();
-            got.push(Received {
-                path,
-                headers,
-                body: req_body,
-            });
-            let mut stream = stream;
-            write!(
-                stream,
-                "HTTP/1.1 {status} X\r\nContent-Type: application/x-amz-json-1.1\r\nX-Amzn-RequestId: fake-{}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                got.len(),
-                body.len()
-            )
-            .unwrap();
-        }
-        got
-    });
-    (url, handle)
 }
 
 /// `tofu-rs init -no-color ARGS` in `dir`, with none of the caller's
@@ -291,7 +228,7 @@ fn kms_error_is_unable_to_fetch_before_providers() {
     let stderr = unwrapped(&out.stderr);
     assert!(
         stderr.contains(
-            "Error: Unable to fetch encryption key data key_provider.aws_kms.key failed with error: failed to generate key: operation error KMS: GenerateDataKey, https response error StatusCode: 400, RequestID: fake-1, NotFoundException: Key 'arn:aws:kms:eu-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab' does not exist"
+            "Error: Unable to fetch encryption key data key_provider.aws_kms.key failed with error: failed to generate key: operation error KMS: GenerateDataKey, https response error StatusCode: 400, RequestID: req-1, NotFoundException: Key 'arn:aws:kms:eu-central-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab' does not exist"
         ),
         "{stderr}"
     );
@@ -319,7 +256,7 @@ fn rejected_credentials_are_unable_to_build() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = unwrapped(&out.stderr);
     assert!(
-        stderr.contains("Error: Unable to build encryption key data key_provider.aws_kms.key failed with error: errors were encountered in aws kms configuration validating provider credentials: retrieving caller identity from STS: operation error STS: GetCallerIdentity, https response error StatusCode: 403, RequestID: fake-1, api error InvalidClientTokenId: The security token included in the request is invalid. :"),
+        stderr.contains("Error: Unable to build encryption key data key_provider.aws_kms.key failed with error: errors were encountered in aws kms configuration validating provider credentials: retrieving caller identity from STS: operation error STS: GetCallerIdentity, https response error StatusCode: 403, RequestID: req-1, api error InvalidClientTokenId: The security token included in the request is invalid. :"),
         "{stderr}"
     );
     assert_eq!(server.join().unwrap().len(), 1, "KMS is not asked");
@@ -346,8 +283,9 @@ fn credentials_from_a_profile_in_home() {
     let (url, server) = serve(vec![(500, r#"{"__type":"KMSInternalException"}"#)]);
     let out = init(dir.path(), &[], &[("AWS_ENDPOINT_URL_KMS", &url)]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(unwrapped(&out.stderr)
-        .contains("StatusCode: 500, RequestID: fake-1, KMSInternalException:"));
+    assert!(
+        unwrapped(&out.stderr).contains("StatusCode: 500, RequestID: req-1, KMSInternalException:")
+    );
     // Signed with the profile's keys.
     assert_signed(&server.join().unwrap()[0], "kms");
 }
@@ -357,7 +295,7 @@ fn backend_false_builds_no_key() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("main.tf"), main_tf("")).unwrap();
     // A port nothing listens on: a key provider that ran would fail.
-    let port = TcpListener::bind("127.0.0.1:0")
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
