@@ -116,14 +116,20 @@ fn go_parse_rfc3339(s: &str) -> Result<(Ts, bool), ParseError> {
         if b.len() < 6 || b[3] != b':' {
             return Err(perr("Z07:00", v));
         }
-        let (hr, mm) = match (digits(&v[1..], 2), digits(&v[4..], 2)) {
-            (Some(h), Some(m)) => (h, m),
-            _ => return Err(perr("Z07:00", v)),
-        };
+        // The sign first: an ASCII byte there makes 1 and (after two
+        // digits and the colon) 4 character boundaries to slice at; a
+        // multi-byte character there (a byte-order mark) is no offset.
         let sign = match b[0] {
             b'+' => 1,
             b'-' => -1,
             _ => return Err(perr("Z07:00", v)),
+        };
+        let (hr, mm) = match digits(&v[1..], 2) {
+            Some(h) => match digits(&v[4..], 2) {
+                Some(m) => (h, m),
+                None => return Err(perr("Z07:00", v)),
+            },
+            None => return Err(perr("Z07:00", v)),
         };
         v = &v[6..];
         if hr > 24 || mm > 60 {
@@ -667,6 +673,27 @@ mod tests {
 
     fn err(name: &str, args: &[&str]) -> String {
         call(name, args).unwrap_err().message().to_string()
+    }
+
+    #[test]
+    fn a_multibyte_character_in_the_offset_is_an_error_not_a_panic() {
+        // Found by the fuzzer: a byte-order mark where the offset's sign
+        // goes has a ':' three bytes on, inside the character.
+        assert_eq!(
+            err("formatdate", &["YYYY", "2018-01-02T23:12:01\u{feff}:00"]),
+            "not a valid RFC3339 timestamp: cannot use \"\\ufeff:00\" as UTC offset"
+        );
+        assert_eq!(
+            err("timeadd", &["2018-01-02T23:12:01\u{feff}:00", "1h"]),
+            "not a valid RFC3339 timestamp: cannot use \"\\ufeff:00\" as UTC offset"
+        );
+        assert_eq!(
+            err(
+                "timecmp",
+                &["2018-01-02T23:12:01+\u{e9}:0", "2018-01-02T23:12:01Z"]
+            ),
+            "not a valid RFC3339 timestamp: cannot use \"+é:0\" as UTC offset"
+        );
     }
 
     #[test]
