@@ -41,12 +41,22 @@ pub fn builtin_functions() -> FunctionTable {
     t
 }
 
-/// [`builtin_functions`], built once per process and shared (building the
-/// table is a tenth of a millisecond: a good part of validating a small
-/// module). Extend it with [`FunctionTable::extending`].
+/// [`builtin_functions`], built once per process, on first use (building
+/// the table is a tenth of a millisecond: a good part of validating a
+/// small module).
+pub fn builtins() -> &'static FunctionTable {
+    static TABLE: std::sync::OnceLock<FunctionTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(builtin_functions)
+}
+
+/// The builtin functions as a shared table; the functions themselves are
+/// only built when a lookup first needs them ([`builtins`]). Extend it
+/// with [`FunctionTable::extending`].
 pub fn builtin_table() -> Arc<FunctionTable> {
     static TABLE: std::sync::OnceLock<Arc<FunctionTable>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| Arc::new(builtin_functions())).clone()
+    TABLE
+        .get_or_init(|| Arc::new(FunctionTable::extending_builtins()))
+        .clone()
 }
 
 /// Go's `%q` for messages.
