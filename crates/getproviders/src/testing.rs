@@ -10,7 +10,7 @@
 //! and it keeps the dependency list short.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::{BufRead, BufReader, Cursor, Write};
+use std::io::{BufRead, BufReader, Cursor, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -209,14 +209,62 @@ type Routes = Arc<Mutex<HashMap<String, Route>>>;
 /// connection; stopped when dropped.
 pub struct LoopbackServer {
     addr: String,
+    /// `http` or `https`.
+    scheme: &'static str,
     routes: Routes,
     seen: Arc<Mutex<Vec<SeenRequest>>>,
     stop: Arc<AtomicBool>,
 }
 
+/// A connection the server answers on: plain TCP or TLS over it.
+trait Conn: Read + Write {
+    /// Ends the exchange (TLS: close_notify; both: shut the socket down).
+    fn finish(&mut self);
+}
+
+impl Conn for TcpStream {
+    fn finish(&mut self) {
+        let _ = self.flush();
+        let _ = self.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+impl Conn for rustls::StreamOwned<rustls::ServerConnection, TcpStream> {
+    fn finish(&mut self) {
+        self.conn.send_close_notify();
+        let _ = self.flush();
+        let _ = self.sock.shutdown(std::net::Shutdown::Both);
+    }
+}
+
 impl LoopbackServer {
     pub fn start() -> LoopbackServer {
+        LoopbackServer::start_with(None)
+    }
+
+    /// The server over HTTPS with the given PEM certificate chain and
+    /// private key (clients trust it through `SSL_CERT_FILE`).
+    pub fn start_tls(cert_chain_pem: &[u8], key_pem: &[u8]) -> LoopbackServer {
+        let certs: Vec<_> = rustls_pemfile::certs(&mut Cursor::new(cert_chain_pem))
+            .collect::<Result<_, _>>()
+            .expect("PEM certificates");
+        let key = rustls_pemfile::private_key(&mut Cursor::new(key_pem))
+            .expect("PEM key")
+            .expect("a private key");
+        let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .expect("TLS versions")
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .expect("server certificate");
+        LoopbackServer::start_with(Some(Arc::new(config)))
+    }
+
+    fn start_with(tls: Option<Arc<rustls::ServerConfig>>) -> LoopbackServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let tls_enabled = tls.is_some();
         let addr = listener.local_addr().expect("local addr").to_string();
         let routes: Routes = Arc::default();
         let seen: Arc<Mutex<Vec<SeenRequest>>> = Arc::default();
@@ -228,12 +276,21 @@ impl LoopbackServer {
                     break;
                 }
                 let Ok(conn) = conn else { continue };
-                let (r, s) = (r.clone(), s.clone());
-                std::thread::spawn(move || serve(conn, &r, &s));
+                let (r, s, tls) = (r.clone(), s.clone(), tls.clone());
+                std::thread::spawn(move || match tls {
+                    None => serve(conn, &r, &s),
+                    Some(config) => {
+                        let Ok(server) = rustls::ServerConnection::new(config) else {
+                            return;
+                        };
+                        serve(rustls::StreamOwned::new(server, conn), &r, &s)
+                    }
+                });
             }
         });
         LoopbackServer {
             addr,
+            scheme: if tls_enabled { "https" } else { "http" },
             routes,
             seen,
             stop,
@@ -245,9 +302,9 @@ impl LoopbackServer {
         &self.addr
     }
 
-    /// `http://127.0.0.1:PORT` + `path`.
+    /// `http://127.0.0.1:PORT` (or `https://`) + `path`.
     pub fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
+        format!("{}://{}{path}", self.scheme, self.addr)
     }
 
     pub fn route(&self, path: &str, route: Route) {
@@ -270,11 +327,9 @@ impl Drop for LoopbackServer {
     }
 }
 
-fn serve(conn: TcpStream, routes: &Routes, seen: &Mutex<Vec<SeenRequest>>) {
-    let mut reader = BufReader::new(match conn.try_clone() {
-        Ok(c) => c,
-        Err(_) => return,
-    });
+fn serve(mut conn: impl Conn, routes: &Routes, seen: &Mutex<Vec<SeenRequest>>) {
+    // Requests have no body: the headers are all there is to read.
+    let mut reader = BufReader::new(&mut conn);
     let mut line = String::new();
     if reader.read_line(&mut line).is_err() {
         return;
@@ -299,6 +354,7 @@ fn serve(conn: TcpStream, routes: &Routes, seen: &Mutex<Vec<SeenRequest>>) {
             }
         }
     }
+    drop(reader);
     seen.lock().expect("seen lock").push(SeenRequest {
         path: path.clone(),
         authorization,
@@ -309,7 +365,6 @@ fn serve(conn: TcpStream, routes: &Routes, seen: &Mutex<Vec<SeenRequest>>) {
         .get(&path)
         .cloned()
         .unwrap_or_else(|| Route::status(404));
-    let mut conn = conn;
     let head = |status: u16, ct: &str, len: usize| {
         format!(
             "HTTP/1.1 {status} {}\r\nContent-Type: {ct}\r\nContent-Length: {len}\r\nConnection: close\r\n\r\n",
@@ -331,8 +386,7 @@ fn serve(conn: TcpStream, routes: &Routes, seen: &Mutex<Vec<SeenRequest>>) {
         }
         Route::Hang(d) => std::thread::sleep(d),
     }
-    let _ = conn.flush();
-    let _ = conn.shutdown(std::net::Shutdown::Both);
+    conn.finish();
 }
 
 fn reason(status: u16) -> &'static str {
@@ -360,7 +414,15 @@ pub struct TestRegistry {
 
 impl TestRegistry {
     pub fn start() -> TestRegistry {
-        let server = LoopbackServer::start();
+        TestRegistry::start_on(LoopbackServer::start())
+    }
+
+    /// The registry over HTTPS ([`LoopbackServer::start_tls`]).
+    pub fn start_tls(cert_chain_pem: &[u8], key_pem: &[u8]) -> TestRegistry {
+        TestRegistry::start_on(LoopbackServer::start_tls(cert_chain_pem, key_pem))
+    }
+
+    fn start_on(server: LoopbackServer) -> TestRegistry {
         server.route(
             "/.well-known/terraform.json",
             Route::json(&serde_json::json!({"providers.v1": "/v1/providers/"})),
