@@ -38,7 +38,15 @@ pub fn display_path(dir: &Path, name: &str) -> String {
 /// Reads and parses one file. A file that cannot be read is an error
 /// diagnostic without a range, as OpenTofu's "Failed to read file".
 pub fn read_and_parse(path: &Path, display_name: &str) -> (hclsyntax::File, Diagnostics) {
-    match std::fs::read(path) {
+    parse_read(display_name, std::fs::read(path))
+}
+
+/// Parses what reading a file gave (see [`read_and_parse`]).
+fn parse_read(
+    display_name: &str,
+    read: std::io::Result<Vec<u8>>,
+) -> (hclsyntax::File, Diagnostics) {
+    match read {
         Ok(bytes) => hclsyntax::parse_file(display_name, &bytes),
         Err(e) => {
             let source = Arc::new(SourceFile::new(display_name, ""));
@@ -58,31 +66,42 @@ pub fn read_and_parse(path: &Path, display_name: &str) -> (hclsyntax::File, Diag
 /// Below this many bytes in all, a directory's files are parsed on the
 /// calling thread: the pool's first use (a thread per core) costs about a
 /// millisecond, while parsing 64 KiB takes about as long.
-const PARALLEL_PARSE_BYTES: u64 = 64 * 1024;
+const PARALLEL_PARSE_BYTES: usize = 64 * 1024;
 
 /// Loads files (in parallel when there is enough to parse), keeping the
-/// given order in the result.
+/// given order in the result. Every file is read first: how much there is
+/// to parse decides whether the thread pool is worth starting.
 pub fn load_files(paths: &[(PathBuf, String)], override_file: bool) -> Vec<LoadedFile> {
-    let load = |(path, display): &(PathBuf, String)| load_file(path, display, override_file);
-    if paths.len() > 1 && total_size(paths) >= PARALLEL_PARSE_BYTES {
-        paths.par_iter().map(load).collect()
+    let read: Vec<_> = paths.iter().map(|(path, _)| std::fs::read(path)).collect();
+    let total: usize = read.iter().map(|r| r.as_ref().map_or(0, Vec::len)).sum();
+    let jobs = paths.iter().zip(read);
+    let load = |((path, display), read): (&(PathBuf, String), std::io::Result<Vec<u8>>)| {
+        decode_parsed(path, display, parse_read(display, read), override_file)
+    };
+    if paths.len() > 1 && total >= PARALLEL_PARSE_BYTES {
+        jobs.collect::<Vec<_>>().into_par_iter().map(load).collect()
     } else {
-        paths.iter().map(load).collect()
+        jobs.map(load).collect()
     }
-}
-
-/// The files' sizes added up; a file whose size cannot be read counts as
-/// empty (reading it reports the error).
-fn total_size(paths: &[(PathBuf, String)]) -> u64 {
-    paths
-        .iter()
-        .map(|(path, _)| std::fs::metadata(path).map_or(0, |m| m.len()))
-        .sum()
 }
 
 /// Loads one file: parse, then decode its blocks.
 pub fn load_file(path: &Path, display_name: &str, override_file: bool) -> LoadedFile {
-    let (file, mut diagnostics) = read_and_parse(path, display_name);
+    decode_parsed(
+        path,
+        display_name,
+        read_and_parse(path, display_name),
+        override_file,
+    )
+}
+
+/// A parsed file's blocks decoded ([`load_file`] after the parse).
+fn decode_parsed(
+    path: &Path,
+    display_name: &str,
+    (file, mut diagnostics): (hclsyntax::File, Diagnostics),
+    override_file: bool,
+) -> LoadedFile {
     let is_tofu = display_name.ends_with(".tofu") || display_name.ends_with(".tofu.json");
     let (config, more) = decode_file(&file.body, override_file, is_tofu);
     diagnostics.extend(more);

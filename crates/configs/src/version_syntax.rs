@@ -30,8 +30,8 @@ fn is_ident_start(c: u8) -> bool {
 }
 
 /// Go's `\s`: ASCII space, tab, newline, form feed, carriage return.
-fn is_go_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')
+fn is_go_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\x0c' | '\r')
 }
 
 /// Splits a whole string as go-version's version regex would, or `None`
@@ -96,13 +96,13 @@ pub fn split_version(s: &str) -> Option<VersionParts<'_>> {
 /// `^\s*(|=|!=|>|<|>=|<=|~>)\s*(VERSION)\s*$`. No version starts with an
 /// operator's character, so the operator is the longest one written.
 pub fn split_constraint(s: &str) -> Option<(&str, &str)> {
-    let s = s.trim_matches(|c: char| c.is_ascii() && is_go_space(c as u8));
+    let s = s.trim_matches(is_go_space);
     let op_len = ["!=", ">=", "<=", "~>", "=", ">", "<"]
         .iter()
         .find(|op| s.starts_with(*op))
         .map_or(0, |op| op.len());
     let (op, rest) = s.split_at(op_len);
-    let version = rest.trim_start_matches(|c: char| c.is_ascii() && is_go_space(c as u8));
+    let version = rest.trim_start_matches(is_go_space);
     split_version(version)?;
     Some((op, version))
 }

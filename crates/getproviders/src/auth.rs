@@ -302,7 +302,7 @@ impl RegistryAuthentication {
         let Some(got) = local.zip_hash() else {
             return Err(format!(
                 "cannot check archive hash for non-archive location {}",
-                local_display(local)
+                local.path().display()
             ));
         };
         let got = got.map_err(|e| {
@@ -354,14 +354,6 @@ impl RegistryAuthentication {
             );
         }
         Ok(r)
-    }
-}
-
-fn local_display(local: LocalPackage<'_>) -> String {
-    match local {
-        LocalPackage::Zip(p) | LocalPackage::HashedZip(p, _) | LocalPackage::Dir(p) => {
-            p.display().to_string()
-        }
     }
 }
 

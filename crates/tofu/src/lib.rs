@@ -31,7 +31,7 @@ pub fn function_table() -> Arc<FunctionTable> {
 /// `type`). `templatestring` sees the whole table.
 pub fn function_table_with(extend: impl FnOnce(&mut FunctionTable)) -> Arc<FunctionTable> {
     let cell: Arc<std::sync::OnceLock<Arc<FunctionTable>>> = Arc::new(std::sync::OnceLock::new());
-    let mut table = FunctionTable::extending(lang::functions::builtin_table());
+    let mut table = FunctionTable::extending_builtins();
     extend(&mut table);
     let for_templates = cell.clone();
     table.insert(

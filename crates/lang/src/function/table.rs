@@ -2,7 +2,6 @@
 //! `core::NAME`.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use super::Function;
 
@@ -12,35 +11,16 @@ pub const CORE_NAMESPACE: &str = "core::";
 /// Functions by name. Names registered with [`FunctionTable::insert`] are
 /// builtins and also answer to `core::NAME`; [`FunctionTable::insert_exact`]
 /// registers a name as is (provider functions, `provider::p::f`).
-/// A table may extend a shared `base` (the builtins, built once per
-/// process): its own names come first and may shadow the base's.
+/// A table may extend the builtin functions (a scope's table adds a few
+/// of its own): its own names come first and may shadow the builtins',
+/// which are built once per process, on the first lookup that needs them
+/// ([`crate::functions::builtins`]), so a configuration that calls no
+/// function never pays for them (a tenth of a millisecond).
 #[derive(Clone, Default, Debug)]
 pub struct FunctionTable {
     builtins: BTreeMap<String, Function>,
     others: BTreeMap<String, Function>,
-    base: Option<Base>,
-}
-
-/// What a table falls back to.
-#[derive(Clone, Debug)]
-enum Base {
-    Table(Arc<FunctionTable>),
-    /// The builtin functions, built on the first lookup that needs them
-    /// ([`crate::functions::builtins`]): a configuration that calls no
-    /// function never pays for the table (a tenth of a millisecond).
-    Builtins,
-}
-
-impl FunctionTable {
-    /// The table this one falls back to, building the builtins if that is
-    /// what it is.
-    fn base_table(&self) -> Option<&FunctionTable> {
-        match &self.base {
-            Some(Base::Table(t)) => Some(t),
-            Some(Base::Builtins) => Some(crate::functions::builtins()),
-            None => None,
-        }
-    }
+    extends_builtins: bool,
 }
 
 impl FunctionTable {
@@ -48,21 +28,17 @@ impl FunctionTable {
         FunctionTable::default()
     }
 
-    /// An empty table whose lookups fall back to `base`.
-    pub fn extending(base: Arc<FunctionTable>) -> FunctionTable {
+    /// An empty table whose lookups fall back to the builtin functions.
+    pub fn extending_builtins() -> FunctionTable {
         FunctionTable {
-            base: Some(Base::Table(base)),
+            extends_builtins: true,
             ..FunctionTable::default()
         }
     }
 
-    /// An empty table whose lookups fall back to the builtin functions,
-    /// which are built (once per process) only when first looked up.
-    pub fn extending_builtins() -> FunctionTable {
-        FunctionTable {
-            base: Some(Base::Builtins),
-            ..FunctionTable::default()
-        }
+    /// The builtins this table falls back to, built on first use.
+    fn base_table(&self) -> Option<&FunctionTable> {
+        self.extends_builtins.then(crate::functions::builtins)
     }
 
     /// Registers a builtin (also reachable as `core::NAME`).
@@ -76,7 +52,7 @@ impl FunctionTable {
     }
 
     /// Removes a builtin (e.g. functions not allowed in some context). A
-    /// name of the base table cannot be removed: build a table without it.
+    /// builtin fallen back to cannot be removed: build a table without it.
     pub fn remove(&mut self, name: &str) -> Option<Function> {
         self.builtins.remove(name)
     }
@@ -104,8 +80,8 @@ impl FunctionTable {
     }
 
     /// Every name a call may use, each once and in order: the builtins
-    /// (without their `core::` aliases), then the others; the base's
-    /// names included.
+    /// (without their `core::` aliases, those fallen back to included),
+    /// then the others.
     pub fn names(&self) -> Vec<&str> {
         let mut builtins = std::collections::BTreeSet::new();
         let mut others = std::collections::BTreeSet::new();

@@ -50,8 +50,8 @@ pub fn builtins() -> &'static FunctionTable {
 }
 
 /// The builtin functions as a shared table; the functions themselves are
-/// only built when a lookup first needs them ([`builtins`]). Extend it
-/// with [`FunctionTable::extending`].
+/// only built when a lookup first needs them ([`builtins`]). A table of
+/// one's own starts from [`FunctionTable::extending_builtins`].
 pub fn builtin_table() -> Arc<FunctionTable> {
     static TABLE: std::sync::OnceLock<Arc<FunctionTable>> = std::sync::OnceLock::new();
     TABLE

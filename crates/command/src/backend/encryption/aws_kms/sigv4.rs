@@ -4,6 +4,7 @@
 //! sign naming the date, region and service; a key derived from the secret
 //! by four HMAC-SHA256 steps.
 
+use getproviders::hex_lower;
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
@@ -87,7 +88,7 @@ pub fn sign(
     for part in [region, service, "aws4_request"] {
         key = hmac(&key, part.as_bytes());
     }
-    let signature = hex(&hmac(&key, string_to_sign.as_bytes()));
+    let signature = hex_lower(&hmac(&key, string_to_sign.as_bytes()));
     let authorization = format!(
         "{ALGORITHM} Credential={}/{scope}, SignedHeaders={signed_headers}, Signature={signature}",
         creds.access_key_id
@@ -107,7 +108,7 @@ pub fn amz_date(unix_secs: u64) -> String {
 /// Lowercase hex of the SHA-256 of `data` (the payload hash of the
 /// canonical request).
 pub fn hex_sha256(data: &[u8]) -> String {
-    hex(&Sha256::digest(data))
+    hex_lower(&Sha256::digest(data))
 }
 
 /// Trimmed, with runs of spaces inside the value collapsed to one.
@@ -119,10 +120,6 @@ fn hmac(key: &[u8], data: &[u8]) -> Vec<u8> {
     let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
     mac.update(data);
     mac.finalize().into_bytes().to_vec()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
