@@ -6,11 +6,7 @@ use std::sync::Arc;
 use hclsyntax::{Literal, Pos, Range, StepKind, Traversal, TraversalStep};
 
 fn pos(byte: usize) -> Pos {
-    Pos {
-        line: 1,
-        column: byte + 1,
-        byte,
-    }
+    Pos::at(1, byte + 1, byte)
 }
 
 /// A range on line 1 of the unnamed file, as Go tests write them.

@@ -287,7 +287,12 @@ mod tests {
     fn lines(diags: &[Diagnostic]) -> Vec<(usize, &str)> {
         diags
             .iter()
-            .map(|d| (d.subject.as_ref().unwrap().start.line, d.summary.as_str()))
+            .map(|d| {
+                (
+                    d.subject.as_ref().unwrap().start.line as usize,
+                    d.summary.as_str(),
+                )
+            })
             .collect()
     }
 

@@ -1315,7 +1315,7 @@ mod corpus_tests {
             let mut got: Vec<(usize, String)> = decode_all(name, &src)
                 .into_iter()
                 .filter(|d| d.severity == severity)
-                .filter_map(|d| d.subject.map(|r| (r.start.line, d.summary)))
+                .filter_map(|d| d.subject.map(|r| (r.start.line as usize, d.summary)))
                 .collect();
             want.sort();
             got.sort();

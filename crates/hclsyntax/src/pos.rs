@@ -7,11 +7,17 @@ use std::sync::Arc;
 ///
 /// Columns count characters (Unicode scalar values), as HCL counts them for
 /// the text most configurations contain.
+///
+/// The fields are 32-bit: every expression and traversal step carries two
+/// positions, and a large configuration holds millions of them (64-bit
+/// fields made a range 64 bytes instead of 40). The native scanner reads at
+/// most 4 GiB of a file ("File too large"), so offsets fit; beyond that,
+/// positions saturate rather than wrap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Pos {
-    pub line: usize,
-    pub column: usize,
-    pub byte: usize,
+    pub line: u32,
+    pub column: u32,
+    pub byte: u32,
 }
 
 impl Pos {
@@ -21,6 +27,25 @@ impl Pos {
         column: 1,
         byte: 0,
     };
+
+    /// A position from word-sized counts, as scanners keep them (counts
+    /// beyond `u32::MAX` saturate).
+    pub fn at(line: usize, column: usize, byte: usize) -> Pos {
+        Pos {
+            line: narrow(line),
+            column: narrow(column),
+            byte: narrow(byte),
+        }
+    }
+
+    /// The byte offset, for slicing the file's text.
+    pub fn offset(&self) -> usize {
+        self.byte as usize
+    }
+}
+
+fn narrow(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// A span of one source file. `filename` is the name the file was loaded
@@ -155,11 +180,7 @@ impl SourceFile {
         };
         let line_start = self.line_starts[line_idx];
         let column = self.text[line_start..byte].chars().count() + 1;
-        Pos {
-            line: line_idx + 1,
-            column,
-            byte,
-        }
+        Pos::at(line_idx + 1, column, byte)
     }
 
     /// The range between two byte offsets.

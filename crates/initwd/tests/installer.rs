@@ -32,11 +32,7 @@ impl InstallHooks for Lines {
 }
 
 fn call_range(line: usize) -> Range {
-    let p = Pos {
-        line,
-        column: 1,
-        byte: 0,
-    };
+    let p = Pos::at(line, 1, 0);
     Range::new("main.tf".into(), p, p)
 }
 

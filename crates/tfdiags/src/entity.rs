@@ -100,9 +100,9 @@ impl From<&FunctionParam> for FunctionParamEntity {
 impl From<Pos> for PosEntity {
     fn from(p: Pos) -> Self {
         PosEntity {
-            line: p.line,
-            column: p.column,
-            byte: p.byte,
+            line: p.line as usize,
+            column: p.column as usize,
+            byte: p.offset(),
         }
     }
 }
@@ -265,8 +265,8 @@ fn build_snippet(snippet: &Range, highlight: &Range, sources: &SourceMap) -> Opt
     let context = context_string(&snippet.filename, text, highlight.start.byte as isize - 1);
 
     let want = Span {
-        start: snippet.start.byte,
-        end: snippet.end.byte,
+        start: snippet.start.offset(),
+        end: snippet.end.offset(),
     };
     let mut code: Vec<u8> = Vec::new();
     let mut code_start: Option<usize> = None;
@@ -287,7 +287,7 @@ fn build_snippet(snippet: &Range, highlight: &Range, sources: &SourceMap) -> Opt
     Some(SnippetEntity {
         context,
         code: String::from_utf8_lossy(&code).into_owned(),
-        start_line: snippet.start.line,
+        start_line: snippet.start.line as usize,
         highlight_start_offset: clamp(start),
         highlight_end_offset: clamp(end),
         values: Vec::new(),

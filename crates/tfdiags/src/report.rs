@@ -34,7 +34,8 @@ fn miette_severity(s: Severity) -> miette::Severity {
 
 fn labels(d: &Diagnostic) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
     let subject = d.subject.as_ref()?;
-    let span = SourceSpan::from(subject.start.byte..subject.end.byte.max(subject.start.byte));
+    let span =
+        SourceSpan::from(subject.start.offset()..subject.end.offset().max(subject.start.offset()));
     Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
         None, span,
     ))))

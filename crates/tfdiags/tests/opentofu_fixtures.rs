@@ -42,9 +42,9 @@ fn parser_missing(diags: &[hclsyntax::Diagnostic]) -> bool {
 
 fn pos(v: &Value) -> Pos {
     Pos {
-        line: v["line"].as_u64().unwrap() as usize,
-        column: v["column"].as_u64().unwrap() as usize,
-        byte: v["byte"].as_u64().unwrap() as usize,
+        line: v["line"].as_u64().unwrap() as u32,
+        column: v["column"].as_u64().unwrap() as u32,
+        byte: v["byte"].as_u64().unwrap() as u32,
     }
 }
 

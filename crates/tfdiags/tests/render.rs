@@ -83,8 +83,8 @@ fn warning_with_address_and_values() {
 #[test]
 fn multi_line_subject() {
     let (sources, f) = setup();
-    let open = find(&f, "{\n    Name", 0).start.byte;
-    let close = find(&f, "  }\n}", 0).start.byte + 3;
+    let open = find(&f, "{\n    Name", 0).start.offset();
+    let close = find(&f, "  }\n}", 0).start.offset() + 3;
     let d = Diagnostic::error(
         "Incorrect attribute value type",
         "Inappropriate value for attribute \"tags\": map of string required.",

@@ -49,7 +49,10 @@ fn warnings(diags: &tfdiags::Diagnostics) -> Vec<(String, String, usize)> {
             (
                 d.summary.clone(),
                 d.detail.clone(),
-                d.subject.as_ref().map(|r| r.start.line).unwrap_or(0),
+                d.subject
+                    .as_ref()
+                    .map(|r| r.start.line as usize)
+                    .unwrap_or(0),
             )
         })
         .collect()

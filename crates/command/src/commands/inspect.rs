@@ -98,7 +98,7 @@ fn pos(range: &Range) -> Value {
 fn source_text(range: &Range, sources: &SourceMap) -> Option<String> {
     let file = sources.get(&range.filename)?;
     file.text()
-        .get(range.start.byte..range.end.byte)
+        .get(range.start.offset()..range.end.offset())
         .map(str::to_string)
 }
 

@@ -312,7 +312,7 @@ fn corpus_error_file_markers() {
         let mut got: Vec<(usize, String)> = diags
             .into_iter()
             .filter(|d| d.is_error())
-            .filter_map(|d| d.subject.map(|r| (r.start.line, d.summary)))
+            .filter_map(|d| d.subject.map(|r| (r.start.line as usize, d.summary)))
             .collect();
         want.sort();
         got.sort();

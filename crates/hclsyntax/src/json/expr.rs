@@ -64,11 +64,11 @@ fn string_expr(s: &str, range: &Range, mode: StringMode, diags: &mut Diagnostics
     let (expr, d) = match mode {
         StringMode::Template => {
             // Skip over the opening quote mark.
-            let start = Pos {
-                line: range.start.line,
-                column: range.start.column + 1,
-                byte: range.start.byte + 1,
-            };
+            let start = Pos::at(
+                range.start.line as usize,
+                range.start.column as usize + 1,
+                range.start.offset() + 1,
+            );
             crate::native::parse_template(s, &range.filename, start)
         }
         StringMode::Expression => crate::native::parse_expression(s, &range.filename, range.start),

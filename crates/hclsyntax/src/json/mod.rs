@@ -83,11 +83,11 @@ pub fn start_range(node: &JsonNode) -> Range {
 /// The opening brace or bracket of an object or array.
 pub(crate) fn open_range(node: &JsonNode) -> Range {
     let r = &node.range;
-    let end = Pos {
-        line: r.start.line,
-        column: r.start.column + 1,
-        byte: r.start.byte + 1,
-    };
+    let end = Pos::at(
+        r.start.line as usize,
+        r.start.column as usize + 1,
+        r.start.offset() + 1,
+    );
     Range::new(r.filename.clone(), r.start, end.min(r.end))
 }
 
@@ -100,7 +100,7 @@ pub(crate) fn close_range(node: &JsonNode) -> Range {
     let start = Pos {
         line: r.end.line,
         column: r.end.column.saturating_sub(1).max(1),
-        byte: r.end.byte - 1,
+        byte: r.end.byte.saturating_sub(1),
     };
     Range::new(r.filename.clone(), start, r.end)
 }

@@ -2,6 +2,7 @@
 //! quoted string literals without templates (block labels): ports of the
 //! corresponding functions of HCL's `parser.go`.
 
+use super::exact::exact;
 use super::parser::{placeholder, Parser, Tok};
 use super::strings::decode_literal;
 use super::token::T;
@@ -130,7 +131,7 @@ impl Parser<'_> {
         let call = FunctionCall {
             name: name_str,
             name_range,
-            args,
+            args: exact(args),
             expand_final,
             open_paren_range: open_range,
             close_paren_range: close_range,
@@ -199,7 +200,7 @@ impl Parser<'_> {
             self.read(); // comma
         }
         let range = open_range.to(&self.range(close));
-        (Expr::new(ExprKind::Tuple(exprs), range), diags)
+        (Expr::new(ExprKind::Tuple(exact(exprs)), range), diags)
     }
 
     pub fn parse_object_cons(&mut self) -> (Expr, Diagnostics) {
@@ -320,7 +321,7 @@ impl Parser<'_> {
             self.read(); // comma or newline
         }
         let range = open_range.to(&self.range(close));
-        (Expr::new(ExprKind::Object(items), range), diags)
+        (Expr::new(ExprKind::Object(exact(items)), range), diags)
     }
 
     fn for_error(&mut self, open: Tok, close_ty: T, detail: &str, diags: &mut Diagnostics) -> Expr {

@@ -4,6 +4,7 @@
 //! collections and calls are in `collections.rs`, templates in
 //! `template.rs`.
 
+use super::exact::push_short;
 use super::parser::{placeholder, too_deep, Parser, TOO_DEEP_SUMMARY};
 use super::token::T;
 use crate::ast::{BinaryOp, Expr, ExprKind, Literal, StepKind, Traversal, TraversalStep, UnaryOp};
@@ -49,12 +50,12 @@ pub(super) fn make_relative_traversal(mut expr: Expr, step: TraversalStep) -> Ex
     let range = expr.range.to(&step.range);
     match &mut expr.kind {
         ExprKind::ScopeTraversal(t) => {
-            t.steps.push(step);
+            push_short(&mut t.steps, step);
             expr.range = range;
             expr
         }
         ExprKind::RelativeTraversal { steps, .. } => {
-            steps.push(step);
+            push_short(steps, step);
             expr.range = range;
             expr
         }

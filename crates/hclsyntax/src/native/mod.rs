@@ -10,6 +10,7 @@
 //! is parsed on a thread with a stack sized for the limit.
 
 mod collections;
+mod exact;
 mod expr;
 mod invalid;
 mod parser;
@@ -153,10 +154,11 @@ impl<'a> Lexed<'a> {
         } else {
             0
         };
-        let base = Pos {
-            byte: start.byte + first,
-            ..start
-        };
+        let base = Pos::at(
+            start.line as usize,
+            start.column as usize,
+            start.offset() + first,
+        );
         Lexed {
             text: scannable,
             top,

@@ -4,13 +4,14 @@
 //! then `%{if}` becomes a conditional and `%{for}` a join over a `for`
 //! expression. A port of HCL's `parser_template.go`.
 
+use super::exact::exact;
 use super::parser::{placeholder, Parser, Tok};
 use super::strings::decode_literal;
 use super::token::T;
 use crate::ast::{Expr, ExprKind, ForExpr, Literal};
 use crate::body::name_suggestion;
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::pos::Range;
+use crate::pos::{Pos, Range};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Ctrl {
@@ -63,7 +64,7 @@ pub(super) fn make_template(mut parts: Vec<Expr>, range: Range) -> Expr {
         let only = parts.pop().expect("one part");
         return Expr::new(only.kind, range);
     }
-    Expr::new(ExprKind::Template(parts), range)
+    Expr::new(ExprKind::Template(exact(parts)), range)
 }
 
 fn literal(val: String, range: Range) -> Expr {
@@ -463,8 +464,11 @@ fn flush_heredoc(parts: &mut [Part]) {
         if let Part::Literal { val, range } = &mut parts[i] {
             let cut: usize = val.chars().take(min_spaces).map(char::len_utf8).sum();
             val.drain(..cut);
-            range.start.column += min_spaces;
-            range.start.byte += cut;
+            range.start = Pos::at(
+                range.start.line as usize,
+                range.start.column as usize + min_spaces,
+                range.start.offset() + cut,
+            );
         }
     }
 }

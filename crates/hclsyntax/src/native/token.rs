@@ -270,15 +270,15 @@ impl<'a> Locator<'a> {
 
     /// The position `chars` characters into line `idx`, at `byte`.
     fn position(&self, idx: usize, chars: usize, byte: usize) -> Pos {
-        Pos {
-            line: self.base.line + idx,
-            column: if idx == 0 {
-                self.base.column + chars
+        Pos::at(
+            self.base.line as usize + idx,
+            if idx == 0 {
+                self.base.column as usize + chars
             } else {
                 1 + chars
             },
-            byte: self.base.byte + (byte - self.first),
-        }
+            self.base.offset() + (byte - self.first),
+        )
     }
 
     /// The range of byte offsets `start..end`.
@@ -305,17 +305,16 @@ fn count_chars(bytes: &[u8]) -> usize {
 /// The position `len` bytes into `text` starting from `start` (used for
 /// sub-ranges inside one token, such as a bad escape sequence).
 pub(super) fn pos_after(start: Pos, text: &str) -> Pos {
-    let mut pos = start;
+    let (mut line, mut column) = (start.line as usize, start.column as usize);
     for c in text.chars() {
         if c == '\n' {
-            pos.line += 1;
-            pos.column = 1;
+            line += 1;
+            column = 1;
         } else {
-            pos.column += 1;
+            column += 1;
         }
     }
-    pos.byte += text.len();
-    pos
+    Pos::at(line, column, start.offset() + text.len())
 }
 
 /// Whether `c` may start an identifier (`ID_Start` or `_`).

@@ -5,7 +5,7 @@
 use crate::test_util::{check_errors, err};
 
 /// `(start column, end column)` of a range on line 1.
-fn cols(r: &Option<hclsyntax::Range>) -> Option<(usize, usize)> {
+fn cols(r: &Option<hclsyntax::Range>) -> Option<(u32, u32)> {
     r.as_ref().map(|r| (r.start.column, r.end.column))
 }
 
