@@ -8,6 +8,7 @@
 //! (no remote state is read or written), and it migrates no state: where
 //! OpenTofu would have to move state snapshots, it stops and says so.
 
+pub mod cloud;
 pub mod decode;
 pub mod encryption;
 pub mod schema;
@@ -33,7 +34,12 @@ pub struct Options {
     /// `-backend-config` values, in order.
     pub config_extra: Vec<String>,
     pub reconfigure: bool,
+    /// `-migrate-state`, or `-force-copy` which implies it.
     pub migrate_state: bool,
+    /// `-force-copy` (named in the cloud backend's option errors).
+    pub force_copy: bool,
+    /// `-input` (and a terminal to ask on).
+    pub input: bool,
     /// The data directory (`.terraform` or `TF_DATA_DIR`).
     pub data_dir: PathBuf,
 }
@@ -207,15 +213,26 @@ fn configure_backend(
         }
         return;
     }
-    if !opts.migrate_state {
+    let from_cloud = saved_backend.type_name == "cloud";
+    if from_cloud && opts.migrate_state {
+        // `assertSupportedCloudInitOptions` for `ConfigMigrationOut`.
+        out.diags.push(cloud_migration_flag_error(opts));
+        return;
+    }
+    if !opts.migrate_state && !from_cloud {
         out.diags.push(Diagnostic::error_sourceless(
             "Backend configuration changed",
             MIGRATE_OR_RECONFIGURE,
         ));
         return;
     }
-    // -migrate-state (`backend_C_r_S_changed`).
-    if same_type {
+    // -migrate-state, or leaving the cloud (`backend_C_r_S_changed`).
+    if from_cloud {
+        out.messages.push(format!(
+            "Migrating from cloud backend to backend {}.",
+            cty::format::go_quote(&config.type_name)
+        ));
+    } else if same_type {
         out.messages.push(BACKEND_RECONFIGURED.to_string());
     } else {
         out.messages.push(format!(
@@ -252,6 +269,9 @@ pub fn check_initialized(root: &Module, data_dir: &Path) -> Diagnostics {
         return out.diags;
     };
     let saved = saved.backend.filter(|b| !b.type_name.is_empty());
+    if let Some(cloud) = &root.cloud_config {
+        return cloud::check_initialized(root, cloud, saved.as_ref());
+    }
     let Some(config) = root.backend.as_ref() else {
         if let Some(b) = saved {
             diags.push(init_required(
@@ -311,7 +331,14 @@ pub fn check_initialized(root: &Module, data_dir: &Path) -> Diagnostics {
     {
         return diags;
     }
-    let reason = if same_type {
+    let reason = if saved.type_name == "cloud" {
+        // `ConfigMigrationOut`: OpenTofu names the recorded type here,
+        // so the message says `backend "cloud"`.
+        format!(
+            "Changed from cloud backend to backend {}",
+            cty::format::go_quote(&saved.type_name)
+        )
+    } else if same_type {
         "Backend configuration block has changed".to_string()
     } else {
         format!(
@@ -325,6 +352,20 @@ pub fn check_initialized(root: &Module, data_dir: &Path) -> Diagnostics {
         &reason,
     ));
     diags
+}
+
+/// The `-migrate-state` (or `-force-copy`) error of
+/// `assertSupportedCloudInitOptions` when moving into or out of the cloud.
+fn cloud_migration_flag_error(opts: &Options) -> Diagnostic {
+    let name = if opts.force_copy {
+        "-force-copy"
+    } else {
+        "-migrate-state"
+    };
+    Diagnostic::error_sourceless(
+        "Invalid command-line option",
+        format!("The {name} option is for migration between state backends only, and is not applicable when using cloud backend.\n\nCloud backend migration has additional steps, configured by interactive prompts."),
+    )
 }
 
 /// The `c == nil` cases of `backendFromConfig`: no backend block.
@@ -347,10 +388,19 @@ fn unset_backend(opts: &Options, out: &mut Outcome) {
         return;
     }
     // `backend_c_r_S`.
-    out.messages.push(format!(
-        "OpenTofu has detected you're unconfiguring your previously set {} backend.",
-        cty::format::go_quote(&b.type_name)
-    ));
+    if b.type_name == "cloud" {
+        if opts.migrate_state {
+            out.diags.push(cloud_migration_flag_error(opts));
+            return;
+        }
+        out.messages
+            .push("Migrating from cloud backend to local state.".to_string());
+    } else {
+        out.messages.push(format!(
+            "OpenTofu has detected you're unconfiguring your previously set {} backend.",
+            cty::format::go_quote(&b.type_name)
+        ));
+    }
     if let Some(d) = state_to_migrate(&b, "local") {
         out.diags.push(d);
         return;
