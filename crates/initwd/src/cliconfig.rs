@@ -59,7 +59,16 @@ fn config_file_overridden() -> bool {
 
 /// A static string: a literal or a template of literal parts only.
 pub fn static_string(expr: &Expr) -> Option<String> {
-    let (view, diags) = native_view(expr);
+    // In a JSON file (`credentials.tfrc.json`) a string is a template, as
+    // HCL decodes an argument there, not an expression to parse.
+    let (view, diags) = match &expr.kind {
+        ExprKind::Json(node) => {
+            let (e, d) =
+                hclsyntax::json::to_expression(node, hclsyntax::json::StringMode::Template);
+            (std::borrow::Cow::Owned(e), d)
+        }
+        _ => native_view(expr),
+    };
     if !diags.is_empty() {
         return None;
     }
