@@ -401,6 +401,10 @@ fn unset_backend(opts: &Options, out: &mut Outcome) {
             cty::format::go_quote(&b.type_name)
         ));
     }
+    if b.type_name == "cloud" {
+        out.diags.push(cloud::migration_out_unsupported(None));
+        return;
+    }
     if let Some(d) = state_to_migrate(&b, "local") {
         out.diags.push(d);
         return;
@@ -485,12 +489,21 @@ fn migration_unsupported(from: &str, to: &str, what: &str) -> Diagnostic {
 /// `-migrate-state` away from `old`: fine when the old backend is local
 /// and has no state to move; otherwise tofu-rs cannot do it.
 fn state_to_migrate(old: &BackendState, new_type: &str) -> Option<Diagnostic> {
+    let what = what_to_migrate(old)?;
+    Some(if new_type == "cloud" {
+        cloud::migration_in_unsupported(&old.type_name, &what)
+    } else if old.type_name == "cloud" {
+        cloud::migration_out_unsupported(Some(new_type))
+    } else {
+        migration_unsupported(&old.type_name, new_type, &what)
+    })
+}
+
+/// The state the recorded backend `old` may hold: where, or `None` when
+/// it is a local backend with nothing in it.
+fn what_to_migrate(old: &BackendState) -> Option<String> {
     if old.type_name != "local" {
-        return Some(migration_unsupported(
-            &old.type_name,
-            new_type,
-            "in the remote backend",
-        ));
+        return Some("in the remote backend".to_string());
     }
     let cfg = old.config(&schema::LOCAL.implied_type()).ok();
     let attr = |name: &str| {
@@ -501,10 +514,10 @@ fn state_to_migrate(old: &BackendState, new_type: &str) -> Option<Diagnostic> {
     let path = attr("path").unwrap_or_else(|| "terraform.tfstate".to_string());
     let ws = attr("workspace_dir").unwrap_or_else(|| "terraform.tfstate.d".to_string());
     if local_state_exists(Path::new(&path)) {
-        return Some(migration_unsupported("local", new_type, &path));
+        return Some(path);
     }
     if std::fs::read_dir(&ws).is_ok_and(|mut d| d.next().is_some()) {
-        return Some(migration_unsupported("local", new_type, &ws));
+        return Some(ws);
     }
     None
 }

@@ -30,7 +30,7 @@ use tfdiags::{Diagnostic, Diagnostics};
 
 use super::decode::{decode_body, refuse_marked};
 use super::state::{self, BackendState, CliState};
-use super::{migration_unsupported, read_saved, state_to_migrate, write_error, Options, Outcome};
+use super::{read_saved, state_to_migrate, write_error, Options, Outcome};
 use config::{prepare_config, CloudEnv, CLOUD};
 use connect::{configure, ConnectOptions, Connection};
 use diag::CloudDiag;
@@ -100,8 +100,7 @@ pub fn init_cloud(
                 return out;
             };
             if let Some(what) = local {
-                out.diags
-                    .push(migration_unsupported("local", "cloud", &what));
+                out.diags.push(migration_in_unsupported("local", &what));
                 return out;
             }
             if !select_and_record(&conn, opts, &mut copts, hash, &value, &mut out) {
@@ -176,6 +175,36 @@ pub fn init_cloud(
     };
     prepare_workspace(&conn, opts, &mut out);
     out
+}
+
+/// Where OpenTofu would move state into the cloud. It asks how local
+/// workspaces map to remote ones (and refuses -migrate-state and
+/// -reconfigure for it), so `tofu init` is the way.
+pub(super) fn migration_in_unsupported(from: &str, what: &str) -> Diagnostic {
+    Diagnostic::error_sourceless(
+        "State migration is not supported",
+        format!(
+            "Moving from the {} backend to cloud backend requires migrating the existing state ({what}). tofu-rs records the backend configuration only and never reads or writes state, so it cannot migrate it. Run \"tofu init\" to migrate the state: OpenTofu asks how the existing workspaces map to the cloud backend's.",
+            cty::format::go_quote(from)
+        ),
+    )
+}
+
+/// Where OpenTofu would move the cloud workspaces' state elsewhere: to a
+/// `backend` block's backend, or (`to` `None`, the block removed) to local
+/// state, where -reconfigure would record nothing.
+pub(super) fn migration_out_unsupported(to: Option<&str>) -> Diagnostic {
+    let (target, alternative) = match to {
+        Some(t) => (
+            format!("the {} backend", cty::format::go_quote(t)),
+            ", or \"tofu-rs init -reconfigure\" to record the new configuration and leave the state in the cloud",
+        ),
+        None => ("local state".to_string(), ""),
+    };
+    Diagnostic::error_sourceless(
+        "State migration is not supported",
+        format!("Moving from cloud backend to {target} requires migrating the state of the cloud workspaces. tofu-rs records the backend configuration only and never reads or writes state, so it cannot migrate it. Run \"tofu init\" to migrate the state (OpenTofu asks how){alternative}."),
+    )
 }
 
 /// The block's body decoded statically against the cloud schema; `None`
