@@ -753,4 +753,78 @@ mod tests {
             .detail
             .starts_with("Reason: Unsetting the previously set backend \"local\""));
     }
+
+    #[test]
+    fn a_backend_block_after_a_cloud_block() {
+        let d = tempfile::tempdir().unwrap();
+        let data = d.path().join(".terraform");
+        let st = CliState {
+            backend: Some(BackendState {
+                type_name: "cloud".into(),
+                config_raw: "{}".into(),
+                hash: 7,
+            }),
+        };
+        state::write(&state::state_path(&data), &st).unwrap();
+        let m = root(d.path(), SRC, &[("p", "a.tfstate")]);
+        // OpenTofu names the recorded type in this reason.
+        let diags = check_initialized(&m, &data);
+        assert!(diags[0].detail.starts_with(
+            "Reason: Changed from cloud backend to backend \"cloud\"\n\nThe \"backend\" is"
+        ));
+        let mut opts = Options {
+            data_dir: data.clone(),
+            ..Options::default()
+        };
+        let out = init_backend(&m, &opts);
+        assert_eq!(
+            out.messages[1],
+            "Migrating from cloud backend to backend \"local\"."
+        );
+        assert_eq!(out.diags[0].summary, "State migration is not supported");
+        assert!(out.diags[0].detail.contains("-reconfigure"));
+        opts.migrate_state = true;
+        let out = init_backend(&m, &opts);
+        assert!(out.diags[0].detail.starts_with("The -migrate-state option is for migration between state backends only, and is not applicable when using cloud backend.\n\nCloud backend migration has additional steps"));
+        // -reconfigure records the backend and leaves the cloud alone.
+        opts.migrate_state = false;
+        opts.reconfigure = true;
+        let out = init_backend(&m, &opts);
+        assert!(!out.diags.has_errors(), "{:?}", out.diags);
+        let saved = state::read(&state::state_path(&data)).unwrap().unwrap();
+        assert_eq!(saved.backend.unwrap().type_name, "local");
+    }
+
+    #[test]
+    fn removing_a_cloud_block() {
+        let d = tempfile::tempdir().unwrap();
+        let data = d.path().join(".terraform");
+        let st = CliState {
+            backend: Some(BackendState {
+                type_name: "cloud".into(),
+                config_raw: "{}".into(),
+                hash: 7,
+            }),
+        };
+        state::write(&state::state_path(&data), &st).unwrap();
+        let m = root(d.path(), "variable \"p\" {}\n", &[]);
+        let opts = Options {
+            data_dir: data.clone(),
+            ..Options::default()
+        };
+        let out = init_backend(&m, &opts);
+        assert_eq!(
+            out.messages[1],
+            "Migrating from cloud backend to local state."
+        );
+        assert!(out.diags[0]
+            .detail
+            .starts_with("Moving from cloud backend to local state requires migrating"));
+        // Still recorded: nothing was migrated.
+        assert!(state::read(&state::state_path(&data))
+            .unwrap()
+            .unwrap()
+            .backend
+            .is_some());
+    }
 }

@@ -588,3 +588,57 @@ fn block_problems_are_placed_in_the_block() {
     );
     assert!(fake.requests().is_empty());
 }
+
+#[test]
+fn init_ignores_the_workspace_version_as_opentofu_does() {
+    // `InitCommand` calls `IgnoreVersionConflict` before `StateMgr`, so a
+    // workspace pinned to another version is used as it is.
+    let fake = FakeTfe::start(None);
+    fake.with(|s| {
+        s.add_workspace("app-prod", &[]);
+        s.workspaces[0].terraform_version = "0.12.31".into();
+    });
+    let d = tempfile::tempdir().unwrap();
+    let out = Run::new(&fake, d.path()).init(NAMED, None);
+    assert!(out.diags.is_empty(), "{:?}", errors(&out));
+    assert!(fake.writes().is_empty(), "{:?}", fake.writes());
+    assert_eq!(fake.workspaces()[0].terraform_version, "0.12.31");
+}
+
+#[test]
+fn tf_workspace_naming_the_block_workspace_must_exist() {
+    // `Configure` checks TF_WORKSPACE when it equals the name, before
+    // `StateMgr` could create the workspace.
+    let fake = FakeTfe::start(None);
+    let d = tempfile::tempdir().unwrap();
+    let mut run = Run::new(&fake, d.path());
+    run.env.workspace = Some("app-prod".into());
+    let out = run.init(NAMED, None);
+    assert_eq!(
+        errors(&out),
+        vec![(
+            "Invalid workspace selection".to_string(),
+            "OpenTofu failed to find workspace \"app-prod\" in organization acme.".to_string()
+        )]
+    );
+    fake.with(|s| s.add_workspace("app-prod", &[]));
+    let out = run.init(NAMED, None);
+    assert!(out.diags.is_empty(), "{:?}", errors(&out));
+    // TF_WORKSPACE is the current workspace: no environment file.
+    assert_eq!(run.environment(), None);
+}
+
+#[test]
+fn the_default_workspace_cannot_be_a_cloud_workspace() {
+    let fake = FakeTfe::start(None);
+    fake.with(|s| s.add_workspace("default", &["app", "prod"]));
+    let d = tempfile::tempdir().unwrap();
+    let out = Run::new(&fake, d.path()).init(TAGGED, None);
+    assert_eq!(
+        errors(&out),
+        vec![(
+            "Error loading state".to_string(),
+            "default workspace not supported\nYou can create a new workspace with the \"workspace new\" command.".to_string()
+        )]
+    );
+}
