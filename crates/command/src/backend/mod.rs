@@ -4,9 +4,11 @@
 //! `-backend-config`, compared with what `.terraform/terraform.tfstate`
 //! records, and recorded there.
 //!
-//! tofu-rs records the configuration; it does not connect to the backend
-//! (no remote state is read or written), and it migrates no state: where
-//! OpenTofu would have to move state snapshots, it stops and says so.
+//! tofu-rs records a backend's configuration; it does not connect to the
+//! backend (no remote state is read or written), and it migrates no state:
+//! where OpenTofu would have to move state snapshots, it stops and says so.
+//! A `cloud` block is the exception: [`cloud`] connects to the service to
+//! select and create its workspace, as OpenTofu's init does.
 
 pub mod cloud;
 pub mod decode;
