@@ -205,6 +205,48 @@ pub struct SeenRequest {
 
 type Routes = Arc<Mutex<HashMap<String, Route>>>;
 
+/// A whole request, for servers that answer through a handler
+/// ([`LoopbackServer::start_handler`]): APIs with methods, query strings
+/// and request bodies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpRequest {
+    pub method: String,
+    /// The path, still percent-encoded, without the query.
+    pub path: String,
+    /// The raw query string (after `?`), empty when there is none.
+    pub query: String,
+    /// Names lowercased, in arrival order.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl HttpRequest {
+    /// The first header called `name` (lowercase).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// What a handler answers.
+#[derive(Debug, Clone)]
+pub enum HttpResponse {
+    Reply {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: Vec<u8>,
+    },
+    /// Say nothing for this long, then close.
+    Hang(Duration),
+    /// Close the connection without answering.
+    Close,
+}
+
+/// A request handler for [`LoopbackServer::start_handler`].
+pub type Handler = Arc<dyn Fn(&HttpRequest) -> HttpResponse + Send + Sync>;
+
 /// An HTTP/1.1 server on `127.0.0.1`, a random port, one thread per
 /// connection; stopped when dropped.
 pub struct LoopbackServer {
@@ -245,24 +287,25 @@ impl LoopbackServer {
     /// The server over HTTPS with the given PEM certificate chain and
     /// private key (clients trust it through `SSL_CERT_FILE`).
     pub fn start_tls(cert_chain_pem: &[u8], key_pem: &[u8]) -> LoopbackServer {
-        let certs: Vec<_> = rustls_pemfile::certs(&mut Cursor::new(cert_chain_pem))
-            .collect::<Result<_, _>>()
-            .expect("PEM certificates");
-        let key = rustls_pemfile::private_key(&mut Cursor::new(key_pem))
-            .expect("PEM key")
-            .expect("a private key");
-        let config = rustls::ServerConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()
-        .expect("TLS versions")
-        .with_no_client_auth()
-        .with_single_cert(certs, key)
-        .expect("server certificate");
-        LoopbackServer::start_with(Some(Arc::new(config)))
+        LoopbackServer::start_with(Some(tls_config(cert_chain_pem, key_pem)))
+    }
+
+    /// A server (HTTPS when `tls` holds a PEM certificate chain and key)
+    /// whose every request is answered by `handler`; the routes are not
+    /// used.
+    pub fn start_handler(tls: Option<(&[u8], &[u8])>, handler: Handler) -> LoopbackServer {
+        let config = tls.map(|(chain, key)| tls_config(chain, key));
+        LoopbackServer::start_inner(config, Some(handler))
     }
 
     fn start_with(tls: Option<Arc<rustls::ServerConfig>>) -> LoopbackServer {
+        LoopbackServer::start_inner(tls, None)
+    }
+
+    fn start_inner(
+        tls: Option<Arc<rustls::ServerConfig>>,
+        handler: Option<Handler>,
+    ) -> LoopbackServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
         let tls_enabled = tls.is_some();
         let addr = listener.local_addr().expect("local addr").to_string();
@@ -276,14 +319,19 @@ impl LoopbackServer {
                     break;
                 }
                 let Ok(conn) = conn else { continue };
-                let (r, s, tls) = (r.clone(), s.clone(), tls.clone());
-                std::thread::spawn(move || match tls {
-                    None => serve(conn, &r, &s),
-                    Some(config) => {
+                let (r, s, tls, h) = (r.clone(), s.clone(), tls.clone(), handler.clone());
+                std::thread::spawn(move || match (tls, h) {
+                    (None, None) => serve(conn, &r, &s),
+                    (None, Some(h)) => serve_handler(conn, &h, &s),
+                    (Some(config), h) => {
                         let Ok(server) = rustls::ServerConnection::new(config) else {
                             return;
                         };
-                        serve(rustls::StreamOwned::new(server, conn), &r, &s)
+                        let stream = rustls::StreamOwned::new(server, conn);
+                        match h {
+                            None => serve(stream, &r, &s),
+                            Some(h) => serve_handler(stream, &h, &s),
+                        }
                     }
                 });
             }
@@ -325,6 +373,25 @@ impl Drop for LoopbackServer {
         // Wake the accept loop so it sees the flag.
         let _ = TcpStream::connect(&self.addr);
     }
+}
+
+/// The rustls server configuration for a PEM certificate chain and key.
+fn tls_config(cert_chain_pem: &[u8], key_pem: &[u8]) -> Arc<rustls::ServerConfig> {
+    let certs: Vec<_> = rustls_pemfile::certs(&mut Cursor::new(cert_chain_pem))
+        .collect::<Result<_, _>>()
+        .expect("PEM certificates");
+    let key = rustls_pemfile::private_key(&mut Cursor::new(key_pem))
+        .expect("PEM key")
+        .expect("a private key");
+    let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .expect("TLS versions")
+    .with_no_client_auth()
+    .with_single_cert(certs, key)
+    .expect("server certificate");
+    Arc::new(config)
 }
 
 fn serve(mut conn: impl Conn, routes: &Routes, seen: &Mutex<Vec<SeenRequest>>) {
@@ -389,6 +456,71 @@ fn serve(mut conn: impl Conn, routes: &Routes, seen: &Mutex<Vec<SeenRequest>>) {
     conn.finish();
 }
 
+/// One request read whole, answered by `handler`.
+fn serve_handler(mut conn: impl Conn, handler: &Handler, seen: &Mutex<Vec<SeenRequest>>) {
+    let mut reader = BufReader::new(&mut conn);
+    let mut line = String::new();
+    if reader.read_line(&mut line).is_err() || line.is_empty() {
+        return;
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or("GET").to_string();
+    let target = parts.next().unwrap_or("/");
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).is_err() || h == "\r\n" || h.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':') {
+            headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+        }
+    }
+    let len: usize = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; len];
+    if reader.read_exact(&mut body).is_err() {
+        return;
+    }
+    drop(reader);
+    let request = HttpRequest {
+        method,
+        path: path.to_string(),
+        query: query.to_string(),
+        headers,
+        body,
+    };
+    seen.lock().expect("seen lock").push(SeenRequest {
+        path: request.path.clone(),
+        authorization: request.header("authorization").map(str::to_string),
+    });
+    match handler(&request) {
+        HttpResponse::Reply {
+            status,
+            headers,
+            body,
+        } => {
+            let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
+            for (k, v) in &headers {
+                head.push_str(&format!("{k}: {v}\r\n"));
+            }
+            head.push_str(&format!(
+                "Content-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            ));
+            let _ = conn.write_all(head.as_bytes());
+            let _ = conn.write_all(&body);
+        }
+        HttpResponse::Hang(d) => std::thread::sleep(d),
+        HttpResponse::Close => {}
+    }
+    conn.finish();
+}
+
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
@@ -396,6 +528,8 @@ fn reason(status: u16) -> &'static str {
         403 => "Forbidden",
         404 => "Not Found",
         500 => "Internal Server Error",
+        201 => "Created",
+        204 => "No Content",
         _ => "Status",
     }
 }

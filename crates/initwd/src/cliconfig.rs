@@ -33,9 +33,42 @@ pub fn cli_config_path() -> Option<PathBuf> {
     Some(tofurc)
 }
 
+/// OpenTofu's CLI configuration directory (`configDir`): `~/.terraform.d`,
+/// or `$XDG_CONFIG_HOME/opentofu` when that is set and `~/.terraform.d`
+/// does not exist. `tofu login` keeps its tokens there, in
+/// `credentials.tfrc.json`.
+pub fn cli_config_dir() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME").map(PathBuf::from)?;
+    let dir = home.join(".terraform.d");
+    if let Some(xdg) = std::env::var_os("XDG_CONFIG_HOME").filter(|v| !v.is_empty()) {
+        if !dir.exists() {
+            return Some(PathBuf::from(xdg).join("opentofu"));
+        }
+    }
+    Some(dir)
+}
+
+/// Whether `TF_CLI_CONFIG_FILE` (or `TERRAFORM_CONFIG`) names the one CLI
+/// configuration file to read; OpenTofu then skips the configuration
+/// directory.
+fn config_file_overridden() -> bool {
+    ["TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|v| !v.is_empty()))
+}
+
 /// A static string: a literal or a template of literal parts only.
 pub fn static_string(expr: &Expr) -> Option<String> {
-    let (view, diags) = native_view(expr);
+    // In a JSON file (`credentials.tfrc.json`) a string is a template, as
+    // HCL decodes an argument there, not an expression to parse.
+    let (view, diags) = match &expr.kind {
+        ExprKind::Json(node) => {
+            let (e, d) =
+                hclsyntax::json::to_expression(node, hclsyntax::json::StringMode::Template);
+            (std::borrow::Cow::Owned(e), d)
+        }
+        _ => native_view(expr),
+    };
     if !diags.is_empty() {
         return None;
     }
@@ -140,14 +173,28 @@ pub fn tokens_from_env(hosts: &mut RegistryHosts) {
 }
 
 /// The registry host settings for this process: the CLI configuration
-/// file's `host`/`credentials` blocks plus `TF_TOKEN_…` variables. A
-/// missing file is not an error.
+/// file's `host`/`credentials` blocks, then (unless `TF_CLI_CONFIG_FILE`
+/// names the only file to read) the `credentials.tfrc.json` that
+/// `tofu login` writes, then `TF_TOKEN_…` variables, which take precedence
+/// as in OpenTofu's `CredentialsSource.ForHost`. A missing file is not an
+/// error.
 pub fn load_registry_hosts() -> (RegistryHosts, Diagnostics) {
     let mut hosts = RegistryHosts::default();
     let mut diags = Vec::new();
     if let Some(path) = cli_config_path() {
         if let Ok(src) = std::fs::read(&path) {
             diags = parse_registry_hosts(&path.to_string_lossy(), &src, &mut hosts);
+        }
+    }
+    if !config_file_overridden() {
+        if let Some(path) = cli_config_dir().map(|d| d.join("credentials.tfrc.json")) {
+            if let Ok(src) = std::fs::read(&path) {
+                diags.extend(parse_registry_hosts(
+                    &path.to_string_lossy(),
+                    &src,
+                    &mut hosts,
+                ));
+            }
         }
     }
     tokens_from_env(&mut hosts);
@@ -182,5 +229,20 @@ provider_installation {
         assert_eq!(s["modules.v1"], "http://127.0.0.1:1234/v1/modules/");
         assert_eq!(s["providers_v1"], "https://x/");
         assert_eq!(hosts.tokens["example.com"], "abc");
+    }
+
+    #[test]
+    fn credentials_file_as_tofu_login_writes_it() {
+        let src = br#"{
+  "credentials": {
+    "App.Terraform.io": {
+      "token": "from-login"
+    }
+  }
+}"#;
+        let mut hosts = RegistryHosts::default();
+        let diags = parse_registry_hosts("credentials.tfrc.json", src, &mut hosts);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(hosts.tokens["app.terraform.io"], "from-login");
     }
 }

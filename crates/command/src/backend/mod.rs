@@ -4,10 +4,13 @@
 //! `-backend-config`, compared with what `.terraform/terraform.tfstate`
 //! records, and recorded there.
 //!
-//! tofu-rs records the configuration; it does not connect to the backend
-//! (no remote state is read or written), and it migrates no state: where
-//! OpenTofu would have to move state snapshots, it stops and says so.
+//! tofu-rs records a backend's configuration; it does not connect to the
+//! backend (no remote state is read or written), and it migrates no state:
+//! where OpenTofu would have to move state snapshots, it stops and says so.
+//! A `cloud` block is the exception: [`cloud`] connects to the service to
+//! select and create its workspace, as OpenTofu's init does.
 
+pub mod cloud;
 pub mod decode;
 pub mod encryption;
 pub mod schema;
@@ -33,7 +36,12 @@ pub struct Options {
     /// `-backend-config` values, in order.
     pub config_extra: Vec<String>,
     pub reconfigure: bool,
+    /// `-migrate-state`, or `-force-copy` which implies it.
     pub migrate_state: bool,
+    /// `-force-copy` (named in the cloud backend's option errors).
+    pub force_copy: bool,
+    /// `-input` (and a terminal to ask on).
+    pub input: bool,
     /// The data directory (`.terraform` or `TF_DATA_DIR`).
     pub data_dir: PathBuf,
 }
@@ -207,15 +215,26 @@ fn configure_backend(
         }
         return;
     }
-    if !opts.migrate_state {
+    let from_cloud = saved_backend.type_name == "cloud";
+    if from_cloud && opts.migrate_state {
+        // `assertSupportedCloudInitOptions` for `ConfigMigrationOut`.
+        out.diags.push(cloud_migration_flag_error(opts));
+        return;
+    }
+    if !opts.migrate_state && !from_cloud {
         out.diags.push(Diagnostic::error_sourceless(
             "Backend configuration changed",
             MIGRATE_OR_RECONFIGURE,
         ));
         return;
     }
-    // -migrate-state (`backend_C_r_S_changed`).
-    if same_type {
+    // -migrate-state, or leaving the cloud (`backend_C_r_S_changed`).
+    if from_cloud {
+        out.messages.push(format!(
+            "Migrating from cloud backend to backend {}.",
+            cty::format::go_quote(&config.type_name)
+        ));
+    } else if same_type {
         out.messages.push(BACKEND_RECONFIGURED.to_string());
     } else {
         out.messages.push(format!(
@@ -252,6 +271,9 @@ pub fn check_initialized(root: &Module, data_dir: &Path) -> Diagnostics {
         return out.diags;
     };
     let saved = saved.backend.filter(|b| !b.type_name.is_empty());
+    if let Some(cloud) = &root.cloud_config {
+        return cloud::check_initialized(root, cloud, saved.as_ref());
+    }
     let Some(config) = root.backend.as_ref() else {
         if let Some(b) = saved {
             diags.push(init_required(
@@ -311,7 +333,14 @@ pub fn check_initialized(root: &Module, data_dir: &Path) -> Diagnostics {
     {
         return diags;
     }
-    let reason = if same_type {
+    let reason = if saved.type_name == "cloud" {
+        // `ConfigMigrationOut`: OpenTofu names the recorded type here,
+        // so the message says `backend "cloud"`.
+        format!(
+            "Changed from cloud backend to backend {}",
+            cty::format::go_quote(&saved.type_name)
+        )
+    } else if same_type {
         "Backend configuration block has changed".to_string()
     } else {
         format!(
@@ -325,6 +354,20 @@ pub fn check_initialized(root: &Module, data_dir: &Path) -> Diagnostics {
         &reason,
     ));
     diags
+}
+
+/// The `-migrate-state` (or `-force-copy`) error of
+/// `assertSupportedCloudInitOptions` when moving into or out of the cloud.
+fn cloud_migration_flag_error(opts: &Options) -> Diagnostic {
+    let name = if opts.force_copy {
+        "-force-copy"
+    } else {
+        "-migrate-state"
+    };
+    Diagnostic::error_sourceless(
+        "Invalid command-line option",
+        format!("The {name} option is for migration between state backends only, and is not applicable when using cloud backend.\n\nCloud backend migration has additional steps, configured by interactive prompts."),
+    )
 }
 
 /// The `c == nil` cases of `backendFromConfig`: no backend block.
@@ -347,10 +390,23 @@ fn unset_backend(opts: &Options, out: &mut Outcome) {
         return;
     }
     // `backend_c_r_S`.
-    out.messages.push(format!(
-        "OpenTofu has detected you're unconfiguring your previously set {} backend.",
-        cty::format::go_quote(&b.type_name)
-    ));
+    if b.type_name == "cloud" {
+        if opts.migrate_state {
+            out.diags.push(cloud_migration_flag_error(opts));
+            return;
+        }
+        out.messages
+            .push("Migrating from cloud backend to local state.".to_string());
+    } else {
+        out.messages.push(format!(
+            "OpenTofu has detected you're unconfiguring your previously set {} backend.",
+            cty::format::go_quote(&b.type_name)
+        ));
+    }
+    if b.type_name == "cloud" {
+        out.diags.push(cloud::migration_out_unsupported(None));
+        return;
+    }
     if let Some(d) = state_to_migrate(&b, "local") {
         out.diags.push(d);
         return;
@@ -435,12 +491,21 @@ fn migration_unsupported(from: &str, to: &str, what: &str) -> Diagnostic {
 /// `-migrate-state` away from `old`: fine when the old backend is local
 /// and has no state to move; otherwise tofu-rs cannot do it.
 fn state_to_migrate(old: &BackendState, new_type: &str) -> Option<Diagnostic> {
+    let what = what_to_migrate(old)?;
+    Some(if new_type == "cloud" {
+        cloud::migration_in_unsupported(&old.type_name, &what)
+    } else if old.type_name == "cloud" {
+        cloud::migration_out_unsupported(Some(new_type))
+    } else {
+        migration_unsupported(&old.type_name, new_type, &what)
+    })
+}
+
+/// The state the recorded backend `old` may hold: where, or `None` when
+/// it is a local backend with nothing in it.
+fn what_to_migrate(old: &BackendState) -> Option<String> {
     if old.type_name != "local" {
-        return Some(migration_unsupported(
-            &old.type_name,
-            new_type,
-            "in the remote backend",
-        ));
+        return Some("in the remote backend".to_string());
     }
     let cfg = old.config(&schema::LOCAL.implied_type()).ok();
     let attr = |name: &str| {
@@ -451,10 +516,10 @@ fn state_to_migrate(old: &BackendState, new_type: &str) -> Option<Diagnostic> {
     let path = attr("path").unwrap_or_else(|| "terraform.tfstate".to_string());
     let ws = attr("workspace_dir").unwrap_or_else(|| "terraform.tfstate.d".to_string());
     if local_state_exists(Path::new(&path)) {
-        return Some(migration_unsupported("local", new_type, &path));
+        return Some(path);
     }
     if std::fs::read_dir(&ws).is_ok_and(|mut d| d.next().is_some()) {
-        return Some(migration_unsupported("local", new_type, &ws));
+        return Some(ws);
     }
     None
 }
@@ -689,5 +754,79 @@ mod tests {
         assert!(diags[0]
             .detail
             .starts_with("Reason: Unsetting the previously set backend \"local\""));
+    }
+
+    #[test]
+    fn a_backend_block_after_a_cloud_block() {
+        let d = tempfile::tempdir().unwrap();
+        let data = d.path().join(".terraform");
+        let st = CliState {
+            backend: Some(BackendState {
+                type_name: "cloud".into(),
+                config_raw: "{}".into(),
+                hash: 7,
+            }),
+        };
+        state::write(&state::state_path(&data), &st).unwrap();
+        let m = root(d.path(), SRC, &[("p", "a.tfstate")]);
+        // OpenTofu names the recorded type in this reason.
+        let diags = check_initialized(&m, &data);
+        assert!(diags[0].detail.starts_with(
+            "Reason: Changed from cloud backend to backend \"cloud\"\n\nThe \"backend\" is"
+        ));
+        let mut opts = Options {
+            data_dir: data.clone(),
+            ..Options::default()
+        };
+        let out = init_backend(&m, &opts);
+        assert_eq!(
+            out.messages[1],
+            "Migrating from cloud backend to backend \"local\"."
+        );
+        assert_eq!(out.diags[0].summary, "State migration is not supported");
+        assert!(out.diags[0].detail.contains("-reconfigure"));
+        opts.migrate_state = true;
+        let out = init_backend(&m, &opts);
+        assert!(out.diags[0].detail.starts_with("The -migrate-state option is for migration between state backends only, and is not applicable when using cloud backend.\n\nCloud backend migration has additional steps"));
+        // -reconfigure records the backend and leaves the cloud alone.
+        opts.migrate_state = false;
+        opts.reconfigure = true;
+        let out = init_backend(&m, &opts);
+        assert!(!out.diags.has_errors(), "{:?}", out.diags);
+        let saved = state::read(&state::state_path(&data)).unwrap().unwrap();
+        assert_eq!(saved.backend.unwrap().type_name, "local");
+    }
+
+    #[test]
+    fn removing_a_cloud_block() {
+        let d = tempfile::tempdir().unwrap();
+        let data = d.path().join(".terraform");
+        let st = CliState {
+            backend: Some(BackendState {
+                type_name: "cloud".into(),
+                config_raw: "{}".into(),
+                hash: 7,
+            }),
+        };
+        state::write(&state::state_path(&data), &st).unwrap();
+        let m = root(d.path(), "variable \"p\" {}\n", &[]);
+        let opts = Options {
+            data_dir: data.clone(),
+            ..Options::default()
+        };
+        let out = init_backend(&m, &opts);
+        assert_eq!(
+            out.messages[1],
+            "Migrating from cloud backend to local state."
+        );
+        assert!(out.diags[0]
+            .detail
+            .starts_with("Moving from cloud backend to local state requires migrating"));
+        // Still recorded: nothing was migrated.
+        assert!(state::read(&state::state_path(&data))
+            .unwrap()
+            .unwrap()
+            .backend
+            .is_some());
     }
 }

@@ -32,6 +32,9 @@ use configs::module_dir_cache::ModuleDirCache;
 const CONFIG_ERROR: &str = "\n[reset]OpenTofu encountered problems during initialization, including problems\nwith the configuration, described below.\n\nThe OpenTofu configuration must be valid before initialization so that\nOpenTofu can determine which modules and providers need to be installed.";
 const SUCCESS: &str =
     "[reset][bold][green]OpenTofu has been successfully initialized![reset][green]";
+const SUCCESS_CLOUD: &str =
+    "[reset][bold][green]Cloud backend has been successfully initialized![reset][green]";
+const SUCCESS_CLI_CLOUD: &str = "[reset][green]\nYou may now begin working with cloud backend. Try running \"tofu plan\" to\nsee any changes that are required for your infrastructure.\n\nIf you ever set or change modules or OpenTofu Settings, run \"tofu init\"\nagain to reinitialize your working directory.";
 const SUCCESS_CLI: &str = "[reset][green]\nYou may now begin working with OpenTofu. Try running \"tofu plan\" to see\nany changes that are required for your infrastructure. All OpenTofu commands\nshould now work.\n\nIf you ever set or change modules or backend configuration for OpenTofu,\nrerun this command to reinitialize your working directory. If you forget, other\ncommands will detect it and remind you to do so if necessary.";
 const EMPTY_DIR: &str = "[reset][bold]OpenTofu initialized in an empty directory![reset]\n\nThe directory has no OpenTofu configuration files. You may begin working\nwith OpenTofu immediately by creating OpenTofu configuration files.";
 
@@ -41,11 +44,12 @@ const LOCK_WAIT: Duration = Duration::from_secs(60);
 
 /// The few colour tags init's messages use, as `colorstring` renders them
 /// (with a final reset when colour is on).
-fn colorize(s: &str, color: bool) -> String {
+pub(crate) fn colorize(s: &str, color: bool) -> String {
     let tags = [
         ("[reset]", "\x1b[0m"),
         ("[bold]", "\x1b[1m"),
         ("[green]", "\x1b[32m"),
+        ("[yellow]", "\x1b[33m"),
     ];
     let mut out = s.to_string();
     for (tag, code) in tags {
@@ -215,6 +219,8 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
             .collect(),
         reconfigure: parsed.bool("reconfigure", false),
         migrate_state: parsed.bool("migrate-state", false) || force_copy,
+        force_copy,
+        input: input && std::io::IsTerminal::is_terminal(&std::io::stdin()),
         data_dir: data_dir(),
     };
     let root_dir = Path::new(".");
@@ -297,11 +303,22 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
 
     let mut header = false;
     let mut back_diags = Diagnostics::new();
+    let mut is_cloud = false;
     if backend_enabled {
         header = true;
-        if root.cloud_config.is_some() {
+        if let Some(cloud) = &root.cloud_config {
             view.println(streams, "\n[reset][bold]Initializing cloud backend...");
-            back_diags.push(cloud_diagnostic(&backend_opts));
+            if let Err(d) = lock.acquire() {
+                diags.push(*d);
+                view.diagnostics(streams, &diags, &sources);
+                return 1;
+            }
+            let outcome = init_cloud(&root, cloud, &backend_opts, view.color(), &mut diags);
+            for m in &outcome.messages {
+                view.println(streams, m);
+            }
+            back_diags = outcome.diags;
+            is_cloud = !back_diags.has_errors();
         } else {
             if root.backend.is_some() || backend::state::state_path(&backend_opts.data_dir).exists()
             {
@@ -413,28 +430,74 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         streams.print("\n");
     }
     view.diagnostics(streams, &diags, &sources);
-    view.println(streams, SUCCESS);
+    view.println(streams, if is_cloud { SUCCESS_CLOUD } else { SUCCESS });
     let in_automation = std::env::var_os("TF_IN_AUTOMATION").is_some_and(|v| !v.is_empty());
     if !in_automation {
-        view.println(streams, SUCCESS_CLI);
+        view.println(
+            streams,
+            if is_cloud {
+                SUCCESS_CLI_CLOUD
+            } else {
+                SUCCESS_CLI
+            },
+        );
     }
     0
 }
 
-/// A `cloud` block: OpenTofu's cloud backend is configured by talking to
-/// the cloud service (organization, workspaces, tokens), which tofu-rs
-/// does not do.
-fn cloud_diagnostic(opts: &backend::Options) -> tfdiags::Diagnostic {
-    if !opts.config_extra.is_empty() {
-        return tfdiags::Diagnostic::error_sourceless(
-            "Invalid command-line option",
-            "The -backend-config=... command line option is only for state backends, and is not applicable to cloud backend-based configurations.\n\nTo change the set of workspaces associated with this configuration, edit the Cloud configuration block in the root module.",
-        );
+/// The cloud step with this process's CLI configuration, environment and
+/// terminal; problems reading the CLI configuration join `diags`.
+fn init_cloud(
+    root: &configs::module::Module,
+    cloud: &configs::cloud::CloudConfig,
+    opts: &backend::Options,
+    color: bool,
+    diags: &mut Diagnostics,
+) -> backend::Outcome {
+    let (connect, cli_diags) = backend::cloud::connect::ConnectOptions::from_process();
+    diags.append(cli_diags);
+    let mut terminal = TerminalPrompt { color };
+    let copts = backend::cloud::CloudOptions {
+        connect,
+        env: backend::cloud::config::CloudEnv::from_process(),
+        prompt: if opts.input {
+            Some(&mut terminal)
+        } else {
+            None
+        },
+    };
+    backend::cloud::init_cloud(root, cloud, opts, copts)
+}
+
+/// `UIInput.Input` on the terminal: the query, the description indented,
+/// then `Enter a value:`; one line read from standard input.
+struct TerminalPrompt {
+    color: bool,
+}
+
+impl backend::cloud::workspace::Prompt for TerminalPrompt {
+    fn input(&mut self, query: &str, description: &str) -> Result<String, String> {
+        use std::io::{BufRead, Write};
+        let mut text = format!("[reset][bold]{query}[reset]\n");
+        if !description.is_empty() {
+            for line in description.lines() {
+                text.push_str(&format!("  {line}\n"));
+            }
+            text.push('\n');
+        }
+        text.push_str("  [bold]Enter a value:[reset] ");
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(colorize(&text, self.color).as_bytes());
+        let _ = out.flush();
+        let mut line = String::new();
+        let got = std::io::stdin().lock().read_line(&mut line);
+        let _ = out.write_all(b"\n");
+        match got {
+            Ok(0) => Err("EOF".to_string()),
+            Ok(_) => Ok(line.trim_end().to_string()),
+            Err(e) => Err(e.to_string()),
+        }
     }
-    tfdiags::Diagnostic::error_sourceless(
-        "Cloud backend not supported by tofu-rs",
-        "A cloud block is initialized by connecting to the cloud service to select its workspaces, which tofu-rs does not do. Run \"tofu init\" to initialize this configuration, or use -backend=false to install its modules only.",
-    )
 }
 
 /// The working-directory lock, taken when init first needs to write under

@@ -1,0 +1,9 @@
+terraform {
+  cloud {
+    hostname     = "tfe.invalid"
+    organization = "acme"
+    workspaces {
+      name = "app"
+    }
+  }
+}

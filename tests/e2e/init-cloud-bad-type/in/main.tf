@@ -1,0 +1,10 @@
+terraform {
+  cloud {
+    hostname     = "tfe.invalid"
+    organization = "acme"
+    workspaces {
+      tags = "app"
+    }
+    unknown = true
+  }
+}

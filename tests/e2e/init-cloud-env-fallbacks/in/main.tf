@@ -1,0 +1,7 @@
+terraform {
+  cloud {
+    workspaces {
+      tags = ["app"]
+    }
+  }
+}

@@ -1,0 +1,9 @@
+terraform {
+  cloud {
+    hostname = "tfe.invalid"
+    workspaces {
+      name = "app"
+      tags = ["a"]
+    }
+  }
+}

@@ -1,0 +1,8 @@
+terraform {
+  cloud {
+    organization = "acme"
+    workspaces {
+      name = "app"
+    }
+  }
+}

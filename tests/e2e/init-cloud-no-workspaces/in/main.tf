@@ -1,0 +1,6 @@
+terraform {
+  cloud {
+    hostname     = "tfe.invalid"
+    organization = "acme"
+  }
+}
