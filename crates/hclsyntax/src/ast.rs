@@ -311,8 +311,15 @@ impl Expr {
     /// JSON values are read as expressions whose strings are templates.
     pub fn variables(&self) -> Vec<Traversal> {
         let mut out = Vec::new();
-        collect_variables(self, &mut Vec::new(), &mut out);
+        self.each_variable(&mut |t| out.push(t.clone()));
         out
+    }
+
+    /// Calls `f` with each traversal [`Expr::variables`] returns, in the
+    /// same order, without copying them: evaluation asks this of every
+    /// expression of every instance.
+    pub fn each_variable(&self, f: &mut dyn FnMut(&Traversal)) {
+        visit_variables(self, &mut Vec::new(), f);
     }
 
     /// Whether this is a `null` literal.
@@ -334,43 +341,43 @@ impl Expr {
     }
 }
 
-fn collect_variables(expr: &Expr, bound: &mut Vec<String>, out: &mut Vec<Traversal>) {
+fn visit_variables(expr: &Expr, bound: &mut Vec<String>, out: &mut dyn FnMut(&Traversal)) {
     match &expr.kind {
         ExprKind::Literal(_) | ExprKind::AnonSymbol => {}
         ExprKind::Json(node) => {
             // JSON strings in expression positions are templates.
             let (e, _) = crate::json::to_expression(node, crate::json::StringMode::Template);
             if !matches!(e.kind, ExprKind::Json(_)) {
-                collect_variables(&e, bound, out);
+                visit_variables(&e, bound, out);
             }
         }
         ExprKind::Template(parts) | ExprKind::Tuple(parts) => {
             for p in parts {
-                collect_variables(p, bound, out);
+                visit_variables(p, bound, out);
             }
         }
         ExprKind::TemplateWrap(e) | ExprKind::TemplateJoin(e) | ExprKind::Parens(e) => {
-            collect_variables(e, bound, out)
+            visit_variables(e, bound, out)
         }
         ExprKind::ScopeTraversal(t) => {
             if !bound.contains(&t.root) {
-                out.push(t.clone());
+                out(t);
             }
         }
-        ExprKind::RelativeTraversal { source, .. } => collect_variables(source, bound, out),
+        ExprKind::RelativeTraversal { source, .. } => visit_variables(source, bound, out),
         ExprKind::Index {
             collection, key, ..
         } => {
-            collect_variables(collection, bound, out);
-            collect_variables(key, bound, out);
+            visit_variables(collection, bound, out);
+            visit_variables(key, bound, out);
         }
         ExprKind::Splat { source, each, .. } => {
-            collect_variables(source, bound, out);
-            collect_variables(each, bound, out);
+            visit_variables(source, bound, out);
+            visit_variables(each, bound, out);
         }
         ExprKind::FunctionCall(call) => {
             for a in &call.args {
-                collect_variables(a, bound, out);
+                visit_variables(a, bound, out);
             }
         }
         ExprKind::Conditional {
@@ -378,36 +385,36 @@ fn collect_variables(expr: &Expr, bound: &mut Vec<String>, out: &mut Vec<Travers
             true_result,
             false_result,
         } => {
-            collect_variables(condition, bound, out);
-            collect_variables(true_result, bound, out);
-            collect_variables(false_result, bound, out);
+            visit_variables(condition, bound, out);
+            visit_variables(true_result, bound, out);
+            visit_variables(false_result, bound, out);
         }
         ExprKind::Binary { lhs, rhs, .. } => {
-            collect_variables(lhs, bound, out);
-            collect_variables(rhs, bound, out);
+            visit_variables(lhs, bound, out);
+            visit_variables(rhs, bound, out);
         }
-        ExprKind::Unary { operand, .. } => collect_variables(operand, bound, out),
+        ExprKind::Unary { operand, .. } => visit_variables(operand, bound, out),
         ExprKind::Object(items) => {
             for item in items {
                 if item.key.as_bare_name().is_none() {
-                    collect_variables(&item.key.expr, bound, out);
+                    visit_variables(&item.key.expr, bound, out);
                 }
-                collect_variables(&item.value, bound, out);
+                visit_variables(&item.value, bound, out);
             }
         }
         ExprKind::For(f) => {
-            collect_variables(&f.collection, bound, out);
+            visit_variables(&f.collection, bound, out);
             let before = bound.len();
             if let Some(k) = &f.key_var {
                 bound.push(k.clone());
             }
             bound.push(f.value_var.clone());
             if let Some(k) = &f.key_expr {
-                collect_variables(k, bound, out);
+                visit_variables(k, bound, out);
             }
-            collect_variables(&f.value_expr, bound, out);
+            visit_variables(&f.value_expr, bound, out);
             if let Some(c) = &f.condition {
-                collect_variables(c, bound, out);
+                visit_variables(c, bound, out);
             }
             bound.truncate(before);
         }

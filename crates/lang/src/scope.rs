@@ -136,7 +136,13 @@ impl<'d> Scope<'d> {
 
     /// The references an expression makes.
     pub fn references_in_expr(&self, expr: &Expr) -> (Vec<Reference>, Diagnostics) {
-        self.references(&expr.variables())
+        let mut refs = Vec::new();
+        let mut diags = Diagnostics::new();
+        expr.each_variable(&mut |t| match (self.parse_ref)(t) {
+            Ok(r) => refs.push(r),
+            Err(d) => diags.extend(d),
+        });
+        (refs, diags)
     }
 
     /// Evaluates `expr` and converts the result to `want` (`Dynamic`: no

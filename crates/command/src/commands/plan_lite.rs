@@ -119,10 +119,11 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
             color: view.options.color,
             width: columns(),
         };
-        streams.print(&plan_render::render_plan(&plan, &opts));
+        plan_render::render_plan_to(&plan, &opts, &mut |part| streams.print(part));
     }
     // Warnings follow the plan, as OpenTofu reports them after rendering.
     show(&view, json, streams, &diags, &sources, Some(&config));
+    streams.dispose((plan, config, sources, diags));
     0
 }
 

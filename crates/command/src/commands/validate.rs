@@ -70,17 +70,35 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         diags.append(validate_test_files(config));
     }
     let sources = loaded.sources;
+    let code = report(
+        &view,
+        json,
+        streams,
+        &diags,
+        &sources,
+        loaded.config.as_ref(),
+    );
+    streams.dispose((loaded.config, sources, diags));
+    code
+}
 
+/// Prints what validation found; the exit code.
+fn report(
+    view: &View,
+    json: bool,
+    streams: &mut Streams,
+    diags: &tfdiags::Diagnostics,
+    sources: &tfdiags::SourceMap,
+    config: Option<&configs::config::Config>,
+) -> i32 {
     if json {
-        streams.print(&tfdiags::validate_json(&diags, &sources));
+        streams.print(&tfdiags::validate_json(diags, sources));
         return if diags.has_errors() { 1 } else { 0 };
     }
-    let config = loaded.config.as_ref();
+    view.diagnostics_in(streams, diags, sources, config);
     if diags.has_errors() {
-        view.diagnostics_in(streams, &diags, &sources, config);
         return 1;
     }
-    view.diagnostics_in(streams, &diags, &sources, config);
     let message = if diags.is_empty() {
         SUCCESS
     } else {

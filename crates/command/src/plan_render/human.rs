@@ -38,6 +38,18 @@ impl Default for HumanOptions {
 /// The whole human rendering of a plan, as `tofu plan` prints it before
 /// its closing note.
 pub fn render_plan(plan: &Plan, opts: &HumanOptions) -> String {
+    let mut text = String::new();
+    render_plan_to(plan, opts, &mut |part| text.push_str(part));
+    text
+}
+
+/// How much rendered text is held before it is handed on: a plan of
+/// 20,000 resources renders to tens of megabytes, which need never be in
+/// memory at once.
+const EMIT_CHUNK: usize = 64 * 1024;
+
+/// [`render_plan`], handing the text to `emit` in pieces as it is made.
+pub fn render_plan_to(plan: &Plan, opts: &HumanOptions, emit: &mut dyn FnMut(&str)) {
     let c = Colorize {
         enabled: opts.color,
     };
@@ -71,7 +83,8 @@ pub fn render_plan(plan: &Plan, opts: &HumanOptions) -> String {
         out.push_str(&c.color(
             "\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the configuration.[reset]\n",
         ));
-        return out;
+        emit(&out);
+        return;
     }
 
     if !counts.is_empty() {
@@ -101,6 +114,10 @@ pub fn render_plan(plan: &Plan, opts: &HumanOptions) -> String {
             out.push('\n');
             out.push_str(&render_resource_change(rc, &c));
             out.push('\n');
+            if out.len() >= EMIT_CHUNK {
+                emit(&out);
+                out.clear();
+            }
         }
         let to_add = count(Action::Create)
             + count(Action::DeleteThenCreate)
@@ -126,7 +143,7 @@ pub fn render_plan(plan: &Plan, opts: &HumanOptions) -> String {
             out.push('\n');
         }
     }
-    out
+    emit(&out);
 }
 
 /// A stable index per action for counting.

@@ -12,5 +12,5 @@ mod values;
 #[cfg(test)]
 mod tests;
 
-pub use human::{render_plan, HumanOptions};
+pub use human::{render_plan, render_plan_to, HumanOptions};
 pub use json::{plan_document, rfc3339_utc, DocumentInfo};

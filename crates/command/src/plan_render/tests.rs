@@ -232,6 +232,22 @@ fn human_rendering_in_colour() {
 }
 
 #[test]
+fn a_large_plan_is_emitted_in_pieces_that_make_the_whole_text() {
+    let mut plan = sample_plan();
+    let one = plan.resource_changes.clone();
+    for _ in 0..400 {
+        plan.resource_changes.extend(one.iter().cloned());
+    }
+    let whole = render_plan(&plan, &HumanOptions::default());
+    let mut pieces = Vec::new();
+    super::human::render_plan_to(&plan, &HumanOptions::default(), &mut |p| {
+        pieces.push(p.to_string())
+    });
+    assert!(pieces.len() > 1, "{} bytes in one piece", whole.len());
+    assert_eq!(pieces.concat(), whole);
+}
+
+#[test]
 fn json_document_of_nested_unknown_and_sensitive_values() {
     let (_dir, config) = sample_config();
     insta::assert_snapshot!(plan_json(&sample_plan(), &config, &INFO).to_pretty());

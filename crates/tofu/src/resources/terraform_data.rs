@@ -3,19 +3,28 @@
 //! `triggers_replace` are set by the configuration; `output` mirrors
 //! `input` after apply (known null when `input` is null); `id` is computed.
 
+use std::sync::OnceLock;
+
 use cty::{Type, Value};
 use hclsyntax::{BodySchema, Diagnostics};
 use lang::Scope;
 
 use super::PlannedInstance;
 
+/// The resource's object type, built once: every planned instance carries
+/// it, and a clone shares it.
 pub fn schema_type() -> Type {
-    Type::object_from([
-        ("id", Type::String),
-        ("input", Type::Dynamic),
-        ("output", Type::Dynamic),
-        ("triggers_replace", Type::Dynamic),
-    ])
+    static SCHEMA: OnceLock<Type> = OnceLock::new();
+    SCHEMA
+        .get_or_init(|| {
+            Type::object_from([
+                ("id", Type::String),
+                ("input", Type::Dynamic),
+                ("output", Type::Dynamic),
+                ("triggers_replace", Type::Dynamic),
+            ])
+        })
+        .clone()
 }
 
 pub fn plan(
