@@ -76,13 +76,14 @@ pub fn plan_with_causes(
     // OpenTofu validates the configuration before it plans (the local
     // backend's run), and stops there on errors: a mistake in a counted
     // resource is then reported once, not once per instance.
-    let validation = Walk::new(config, Mode::Validate, functions.clone());
+    let mut validation = Walk::new(config, Mode::Validate, functions.clone());
     let validated = validation.run();
     if has_errors(&validated.diags) {
         let diags = deprecation::with_deprecations(validated.diags, &validation.deprecations);
         return (None, validation.values.attach(diags));
     }
     let mut walk = Walk::new(config, Mode::Plan, functions);
+    walk.take_graph_of(&mut validation);
     walk.root_values = variables.clone();
     let outcome = walk.run();
     if has_errors(&outcome.diags) {

@@ -11,7 +11,7 @@ mod state;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use addrs::{InstanceKey, ModuleInstance};
 use configs::config::Config;
@@ -63,6 +63,10 @@ pub struct Walk<'c> {
     pub deprecations: crate::deprecation::Sink,
     /// The reference values of failing expressions, for the views.
     pub values: ValueSink,
+    /// The configuration's graph, built by the first run. It does not
+    /// depend on the mode, so a plan takes over its validation's (see
+    /// [`Walk::take_graph_of`]).
+    graph: OnceLock<Graph>,
 }
 
 /// What a node gave for one module instance.
@@ -113,6 +117,16 @@ impl<'c> Walk<'c> {
             call_args: CallArguments::new(root),
             deprecations: crate::deprecation::Sink::default(),
             values: ValueSink::default(),
+            graph: OnceLock::new(),
+        }
+    }
+
+    /// Takes the call arguments and graph `other` (a walk of the same
+    /// configuration) already built, instead of building them again.
+    pub fn take_graph_of(&mut self, other: &mut Walk<'c>) {
+        if std::ptr::eq(self.root, other.root) {
+            std::mem::swap(&mut self.call_args, &mut other.call_args);
+            self.graph = std::mem::take(&mut other.graph);
         }
     }
 
@@ -154,8 +168,10 @@ impl<'c> Walk<'c> {
     /// Walks the whole configuration and keeps what it learned, so that
     /// more expressions can be evaluated afterwards (the console).
     pub fn run_keeping_state(&self) -> (WalkOutcome, State) {
-        let graph = build_graph_with(self.root, &self.call_args);
-        let cycles = cycle_diagnostics(&graph);
+        let graph = self
+            .graph
+            .get_or_init(|| build_graph_with(self.root, &self.call_args));
+        let cycles = cycle_diagnostics(graph);
         if !cycles.is_empty() {
             let outcome = WalkOutcome {
                 diags: cycles,
@@ -174,7 +190,7 @@ impl<'c> Walk<'c> {
         );
         let mut diags = Diagnostics::new();
         let mut changes = Vec::new();
-        for level in levels(&graph) {
+        for level in levels(graph) {
             let eval = |&ix: &NodeIndex| {
                 let node = &graph.graph[ix];
                 let upstream_failed = graph
