@@ -26,9 +26,10 @@ impl Streams {
 
     /// Disposes of what a command built once it is done with it. In the
     /// process itself the memory is left to the exit: freeing a large
-    /// configuration's millions of nodes one by one was a tenth of a
-    /// 20,000-resource plan. Captured (a caller in the same process, as
-    /// the tests), it is dropped.
+    /// configuration's millions of nodes one by one (many allocated on
+    /// other threads, which mimalloc frees the slow way) is work nobody
+    /// waits for. Captured (a caller in the same process, as the tests),
+    /// it is dropped.
     pub fn dispose<T>(&self, value: T) {
         match self {
             Streams::System => std::mem::forget(value),
