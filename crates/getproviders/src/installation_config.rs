@@ -247,16 +247,50 @@ fn decode_dev_overrides(
     }
 }
 
-/// Reads the CLI configuration file OpenTofu would read. A missing file
-/// is no configuration at all.
+/// Reads the CLI configuration files OpenTofu would read
+/// (`initwd::cliconfig::cli_config_files`) and merges them as its
+/// `Config.Merge` does. No file is no configuration at all.
 pub fn load_provider_cli_config() -> (ProviderCliConfig, Diagnostics) {
-    let Some(path) = initwd::cliconfig::cli_config_path() else {
-        return (ProviderCliConfig::default(), Vec::new());
-    };
-    match std::fs::read(&path) {
-        Ok(src) => parse_provider_cli_config(&path.to_string_lossy(), &src),
-        Err(_) => (ProviderCliConfig::default(), Vec::new()),
+    let mut parsed = Vec::new();
+    for path in initwd::cliconfig::cli_config_files() {
+        if let Ok(src) = std::fs::read(&path) {
+            parsed.push(parse_provider_cli_config(&path.to_string_lossy(), &src));
+        }
     }
+    merge_provider_cli_configs(parsed)
+}
+
+/// `Config.Merge` over files in order: `provider_installation` blocks
+/// accumulate (and more than one in all is an error), the first
+/// `plugin_cache_dir` set wins, and breaking the lock file is allowed once
+/// any file allows it.
+fn merge_provider_cli_configs(
+    parsed: Vec<(ProviderCliConfig, Diagnostics)>,
+) -> (ProviderCliConfig, Diagnostics) {
+    let mut cfg = ProviderCliConfig::default();
+    let mut diags = Diagnostics::new();
+    let mut reported_multiple = false;
+    for (file, file_diags) in parsed {
+        reported_multiple |= file.installation.len() > 1;
+        diags.extend(file_diags);
+        cfg.installation.extend(file.installation);
+        if cfg.plugin_cache_dir.is_none() {
+            cfg.plugin_cache_dir = file.plugin_cache_dir;
+        }
+        cfg.plugin_cache_may_break_dependency_lock_file |=
+            file.plugin_cache_may_break_dependency_lock_file;
+    }
+    if cfg.installation.len() > 1 && !reported_multiple {
+        // A Go error appended to diagnostics: its text is the summary.
+        diags.push(Diagnostic {
+            severity: hclsyntax::Severity::Error,
+            summary: "No more than one provider_installation block may be specified".into(),
+            detail: String::new(),
+            subject: None,
+            context: None,
+        });
+    }
+    (cfg, diags)
 }
 
 /// The local directories searched when there is no `provider_installation`
@@ -449,6 +483,33 @@ fn implicit_source(cwd: &Path, net: &NetworkSettings) -> MultiSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_merge_as_opentofu_merges_them() {
+        let main = parse_provider_cli_config(
+            "main.tfrc",
+            b"plugin_cache_dir = \"/first\"\nprovider_installation {\n  direct {}\n}\n",
+        );
+        let dir = parse_provider_cli_config(
+            "b.tfrc",
+            b"plugin_cache_dir = \"/second\"\nplugin_cache_may_break_dependency_lock_file = true\n",
+        );
+        let (cfg, diags) = merge_provider_cli_configs(vec![main.clone(), dir]);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(cfg.plugin_cache_dir.as_deref(), Some(Path::new("/first")));
+        assert!(cfg.plugin_cache_may_break_dependency_lock_file);
+        assert_eq!(cfg.installation.len(), 1);
+
+        // One block in each of two files is as many as two in one.
+        let other =
+            parse_provider_cli_config("c.tfrc", b"provider_installation {\n  direct {}\n}\n");
+        let (_, diags) = merge_provider_cli_configs(vec![main, other]);
+        let summaries: Vec<&str> = diags.iter().map(|d| d.summary.as_str()).collect();
+        assert_eq!(
+            summaries,
+            ["No more than one provider_installation block may be specified"]
+        );
+    }
 
     #[test]
     fn provider_installation_block() {

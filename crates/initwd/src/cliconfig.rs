@@ -48,6 +48,44 @@ pub fn cli_config_dir() -> Option<PathBuf> {
     Some(dir)
 }
 
+/// Every CLI configuration file OpenTofu reads, in the order it merges
+/// them (`cliconfig.LoadConfig`): the main file when it exists, then,
+/// unless `TF_CLI_CONFIG_FILE` names the only file, each `*.tfrc` and
+/// `*.tfrc.json` in the configuration directory by name (`tofu login`'s
+/// `credentials.tfrc.json` among them). Later files win where settings
+/// clash.
+pub fn cli_config_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = cli_config_path()
+        .filter(|p| p.is_file())
+        .into_iter()
+        .collect();
+    if !config_file_overridden() {
+        if let Some(dir) = cli_config_dir() {
+            files.extend(config_dir_files(&dir));
+        }
+    }
+    files
+}
+
+/// `loadConfigDir`: the directory's `*.tfrc` and `*.tfrc.json` files,
+/// sorted by name as Go's `os.ReadDir` returns them.
+fn config_dir_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".tfrc") || n.ends_with(".tfrc.json"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| dir.join(n))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
 /// Whether `TF_CLI_CONFIG_FILE` (or `TERRAFORM_CONFIG`) names the one CLI
 /// configuration file to read; OpenTofu then skips the configuration
 /// directory.
@@ -172,29 +210,21 @@ pub fn tokens_from_env(hosts: &mut RegistryHosts) {
     }
 }
 
-/// The registry host settings for this process: the CLI configuration
-/// file's `host`/`credentials` blocks, then (unless `TF_CLI_CONFIG_FILE`
-/// names the only file to read) the `credentials.tfrc.json` that
-/// `tofu login` writes, then `TF_TOKEN_…` variables, which take precedence
-/// as in OpenTofu's `CredentialsSource.ForHost`. A missing file is not an
-/// error.
+/// The registry host settings for this process: the `host`/`credentials`
+/// blocks of every CLI configuration file ([`cli_config_files`], later
+/// files replacing a host's earlier settings), then `TF_TOKEN_…`
+/// variables, which take precedence as in OpenTofu's
+/// `CredentialsSource.ForHost`. A missing file is not an error.
 pub fn load_registry_hosts() -> (RegistryHosts, Diagnostics) {
     let mut hosts = RegistryHosts::default();
     let mut diags = Vec::new();
-    if let Some(path) = cli_config_path() {
+    for path in cli_config_files() {
         if let Ok(src) = std::fs::read(&path) {
-            diags = parse_registry_hosts(&path.to_string_lossy(), &src, &mut hosts);
-        }
-    }
-    if !config_file_overridden() {
-        if let Some(path) = cli_config_dir().map(|d| d.join("credentials.tfrc.json")) {
-            if let Ok(src) = std::fs::read(&path) {
-                diags.extend(parse_registry_hosts(
-                    &path.to_string_lossy(),
-                    &src,
-                    &mut hosts,
-                ));
-            }
+            diags.extend(parse_registry_hosts(
+                &path.to_string_lossy(),
+                &src,
+                &mut hosts,
+            ));
         }
     }
     tokens_from_env(&mut hosts);
@@ -204,6 +234,26 @@ pub fn load_registry_hosts() -> (RegistryHosts, Diagnostics) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_config_directory_gives_its_tfrc_files_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            "z.tfrc",
+            "credentials.tfrc.json",
+            "a.tfrc",
+            "notes.txt",
+            "b.tfrc.bak",
+        ] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("plugins.tfrc")).unwrap();
+        let names: Vec<String> = config_dir_files(dir.path())
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["a.tfrc", "credentials.tfrc.json", "z.tfrc"]);
+    }
 
     #[test]
     fn host_blocks() {

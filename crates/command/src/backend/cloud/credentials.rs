@@ -1,9 +1,9 @@
 //! The API token for the cloud backend (`Cloud.Configure` and
 //! `cliConfigToken`): the block's `token`, else the credentials OpenTofu's
 //! CLI configuration has for the host — a `TF_TOKEN_<host>` variable
-//! (dots as `_`, hyphens as `__`), a `credentials` block of the CLI
-//! configuration file, or the `credentials.tfrc.json` `tofu login` writes
-//! (all read by [`initwd::cliconfig::load_registry_hosts`]).
+//! (dots as `_`, hyphens as `__`), or a `credentials` block of the CLI
+//! configuration files, the `credentials.tfrc.json` `tofu login` writes
+//! among them (all read by [`initwd::cliconfig::load_registry_hosts`]).
 
 use addrs::Hostname;
 use initwd::RegistryHosts;
