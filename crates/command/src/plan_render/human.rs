@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use addrs::ResourceMode;
+use rayon::prelude::*;
 use tofu::plans::{Action, OutputChange, Plan, ResourceInstanceChange};
 
 use super::jsonw::{parse_json_prefix, Json};
@@ -47,6 +48,10 @@ pub fn render_plan(plan: &Plan, opts: &HumanOptions) -> String {
 /// 20,000 resources renders to tens of megabytes, which need never be in
 /// memory at once.
 const EMIT_CHUNK: usize = 64 * 1024;
+
+/// Plans with at least this many changes render in parallel, this many at
+/// a time.
+const PARALLEL_RENDER_CHANGES: usize = 256;
 
 /// [`render_plan`], handing the text to `emit` in pieces as it is made.
 pub fn render_plan_to(plan: &Plan, opts: &HumanOptions, emit: &mut dyn FnMut(&str)) {
@@ -110,10 +115,31 @@ pub fn render_plan_to(plan: &Plan, opts: &HumanOptions, emit: &mut dyn FnMut(&st
 
     if !changes.is_empty() {
         out.push_str("\nOpenTofu will perform the following actions:\n");
-        for rc in &changes {
-            out.push('\n');
-            out.push_str(&render_resource_change(rc, &c));
-            out.push('\n');
+        // Each change renders on its own, so a large plan renders a batch
+        // at a time on every core, in order (a small one stays on this
+        // thread: starting the pool costs more).
+        let batch = if changes.len() >= PARALLEL_RENDER_CHANGES {
+            PARALLEL_RENDER_CHANGES
+        } else {
+            changes.len().max(1)
+        };
+        for group in changes.chunks(batch) {
+            let rendered: Vec<String> = if group.len() >= PARALLEL_RENDER_CHANGES {
+                group
+                    .par_iter()
+                    .map(|rc| render_resource_change(rc, &c))
+                    .collect()
+            } else {
+                group
+                    .iter()
+                    .map(|rc| render_resource_change(rc, &c))
+                    .collect()
+            };
+            for text in rendered {
+                out.push('\n');
+                out.push_str(&text);
+                out.push('\n');
+            }
             if out.len() >= EMIT_CHUNK {
                 emit(&out);
                 out.clear();

@@ -245,6 +245,18 @@ fn a_large_plan_is_emitted_in_pieces_that_make_the_whole_text() {
     });
     assert!(pieces.len() > 1, "{} bytes in one piece", whole.len());
     assert_eq!(pieces.concat(), whole);
+    // Rendered in parallel batches, the changes still come in plan order.
+    let headers: Vec<&str> = whole
+        .lines()
+        .filter(|l| l.trim_start().starts_with("# "))
+        .map(|l| l.trim())
+        .collect();
+    let want: Vec<String> = plan
+        .resource_changes
+        .iter()
+        .map(|rc| format!("# {} will be created", rc.addr))
+        .collect();
+    assert_eq!(headers, want);
 }
 
 #[test]
