@@ -756,10 +756,8 @@ mod tests {
             .starts_with("Reason: Unsetting the previously set backend \"local\""));
     }
 
-    #[test]
-    fn a_backend_block_after_a_cloud_block() {
-        let d = tempfile::tempdir().unwrap();
-        let data = d.path().join(".terraform");
+    /// A working directory whose last init recorded a cloud block.
+    fn record_cloud_block(data: &Path) {
         let st = CliState {
             backend: Some(BackendState {
                 type_name: "cloud".into(),
@@ -767,7 +765,14 @@ mod tests {
                 hash: 7,
             }),
         };
-        state::write(&state::state_path(&data), &st).unwrap();
+        state::write(&state::state_path(data), &st).unwrap();
+    }
+
+    #[test]
+    fn a_backend_block_after_a_cloud_block() {
+        let d = tempfile::tempdir().unwrap();
+        let data = d.path().join(".terraform");
+        record_cloud_block(&data);
         let m = root(d.path(), SRC, &[("p", "a.tfstate")]);
         // OpenTofu names the recorded type in this reason.
         let diags = check_initialized(&m, &data);
@@ -801,14 +806,7 @@ mod tests {
     fn removing_a_cloud_block() {
         let d = tempfile::tempdir().unwrap();
         let data = d.path().join(".terraform");
-        let st = CliState {
-            backend: Some(BackendState {
-                type_name: "cloud".into(),
-                config_raw: "{}".into(),
-                hash: 7,
-            }),
-        };
-        state::write(&state::state_path(&data), &st).unwrap();
+        record_cloud_block(&data);
         let m = root(d.path(), "variable \"p\" {}\n", &[]);
         let opts = Options {
             data_dir: data.clone(),

@@ -291,16 +291,7 @@ fn handle(s: &mut FakeState, req: &HttpRequest) -> HttpResponse {
             if !s.orgs.iter().any(|o| o == org) {
                 return error(404, "not found");
             }
-            let tags: Vec<String> = body
-                .pointer("/data/relationships/tags/data")
-                .and_then(Json::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|t| t.pointer("/attributes/name").and_then(Json::as_str))
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let tags = tag_names(body.pointer("/data/relationships/tags/data"));
             let tag_refs: Vec<&str> = tags.iter().map(String::as_str).collect();
             let id = s.add_workspace(&name, &tag_refs);
             let project = body
@@ -338,16 +329,7 @@ fn handle(s: &mut FakeState, req: &HttpRequest) -> HttpResponse {
             }
         }
         ("POST", ["workspaces", id, "relationships", "tags"]) => {
-            let tags: Vec<String> = body
-                .get("data")
-                .and_then(Json::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|t| t.pointer("/attributes/name").and_then(Json::as_str))
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let tags = tag_names(body.get("data"));
             match s.workspaces.iter_mut().find(|w| w.id == *id) {
                 Some(w) => {
                     for t in tags {
@@ -398,4 +380,16 @@ fn handle(s: &mut FakeState, req: &HttpRequest) -> HttpResponse {
         }
         _ => error(404, "not found"),
     }
+}
+
+/// The names in a JSON:API list of tag resources.
+fn tag_names(list: Option<&Json>) -> Vec<String> {
+    list.and_then(Json::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|t| t.pointer("/attributes/name").and_then(Json::as_str))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
 }
