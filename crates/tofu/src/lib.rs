@@ -76,14 +76,13 @@ pub fn plan_with_causes(
     // OpenTofu validates the configuration before it plans (the local
     // backend's run), and stops there on errors: a mistake in a counted
     // resource is then reported once, not once per instance.
-    let mut validation = Walk::new(config, Mode::Validate, functions.clone());
+    let validation = Walk::new(config, Mode::Validate, functions);
     let validated = validation.run();
     if has_errors(&validated.diags) {
         let diags = deprecation::with_deprecations(validated.diags, &validation.deprecations);
         return (None, validation.values.attach(diags));
     }
-    let mut walk = Walk::new(config, Mode::Plan, functions);
-    walk.take_graph_of(&mut validation);
+    let mut walk = validation.into_mode(Mode::Plan);
     walk.root_values = variables.clone();
     let outcome = walk.run();
     if has_errors(&outcome.diags) {

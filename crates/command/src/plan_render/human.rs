@@ -118,13 +118,9 @@ pub fn render_plan_to(plan: &Plan, opts: &HumanOptions, emit: &mut dyn FnMut(&st
         // Each change renders on its own, so a large plan renders a batch
         // at a time on every core, in order (a small one stays on this
         // thread: starting the pool costs more).
-        let batch = if changes.len() >= PARALLEL_RENDER_CHANGES {
-            PARALLEL_RENDER_CHANGES
-        } else {
-            changes.len().max(1)
-        };
-        for group in changes.chunks(batch) {
-            let rendered: Vec<String> = if group.len() >= PARALLEL_RENDER_CHANGES {
+        let parallel = changes.len() >= PARALLEL_RENDER_CHANGES;
+        for group in changes.chunks(PARALLEL_RENDER_CHANGES) {
+            let rendered: Vec<String> = if parallel {
                 group
                     .par_iter()
                     .map(|rc| render_resource_change(rc, &c))

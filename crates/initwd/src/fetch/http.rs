@@ -39,20 +39,33 @@ pub fn agent(settings: &HttpSettings) -> ureq::Agent {
         .build()
 }
 
-/// Go's `Get "<url>": <cause>` wording for a request that got no usable
+/// Go's `Get "<url>": <cause>` wording for a GET that got no usable
 /// response.
 pub fn transport_error(url: &str, e: &ureq::Transport) -> String {
-    let cause = match e.kind() {
-        ureq::ErrorKind::Io => match e.to_string() {
-            s if s.contains("timed out") || s.contains("WouldBlock") => {
-                "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
-                    .to_string()
-            }
-            s => s,
-        },
-        _ => e.to_string(),
+    request_error("GET", url, e)
+}
+
+/// Go's `<Method> "<url>": <cause>` wording (`Post "…": …`) for a request
+/// that got no usable response: a timeout as Go's client words it, else
+/// the underlying error without ureq's own prefix.
+pub fn request_error(method: &str, url: &str, e: &ureq::Transport) -> String {
+    let text = e.to_string();
+    let cause = if e.kind() == ureq::ErrorKind::Io
+        && (text.contains("timed out") || text.contains("WouldBlock"))
+    {
+        "context deadline exceeded (Client.Timeout exceeded while awaiting headers)".to_string()
+    } else {
+        std::error::Error::source(e)
+            .map(|s| s.to_string())
+            .unwrap_or(text)
     };
-    format!("Get {}: {cause}", addrs::go_quote(url))
+    let lower = method.to_ascii_lowercase();
+    let mut chars = lower.chars();
+    let verb: String = chars
+        .next()
+        .map(|f| f.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default();
+    format!("{verb} {}: {cause}", addrs::go_quote(url))
 }
 
 fn read_body(resp: ureq::Response, limit: u64) -> Result<Vec<u8>, String> {

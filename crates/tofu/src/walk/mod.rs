@@ -65,7 +65,7 @@ pub struct Walk<'c> {
     pub values: ValueSink,
     /// The configuration's graph, built by the first run. It does not
     /// depend on the mode, so a plan takes over its validation's (see
-    /// [`Walk::take_graph_of`]).
+    /// [`Walk::into_mode`]).
     graph: OnceLock<Graph>,
 }
 
@@ -121,12 +121,15 @@ impl<'c> Walk<'c> {
         }
     }
 
-    /// Takes the call arguments and graph `other` (a walk of the same
-    /// configuration) already built, instead of building them again.
-    pub fn take_graph_of(&mut self, other: &mut Walk<'c>) {
-        if std::ptr::eq(self.root, other.root) {
-            std::mem::swap(&mut self.call_args, &mut other.call_args);
-            self.graph = std::mem::take(&mut other.graph);
+    /// A walk of the same configuration in `mode`, keeping what does not
+    /// depend on the mode (the call arguments, the graph once built) and
+    /// starting with nothing reported.
+    pub fn into_mode(self, mode: Mode) -> Walk<'c> {
+        Walk {
+            mode,
+            deprecations: crate::deprecation::Sink::default(),
+            values: ValueSink::default(),
+            ..self
         }
     }
 

@@ -187,9 +187,9 @@ impl TfeClient {
             let outcome = match result {
                 Ok(r) => Ok(r),
                 Err(ureq::Error::Status(_, r)) => Ok(r),
-                Err(ureq::Error::Transport(t)) => {
-                    Err(ApiError::Transport(transport_message(method, url, &t)))
-                }
+                Err(ureq::Error::Transport(t)) => Err(ApiError::Transport(
+                    initwd::fetch::http::request_error(method, url.as_str(), &t),
+                )),
             };
             let retry = match &outcome {
                 Ok(r) => r.status() == 429 || (self.retry_server_errors && r.status() >= 500),
@@ -392,35 +392,6 @@ fn tag_nodes(tags: &[String]) -> Json {
             .map(|t| json!({"type": "tags", "attributes": {"name": t}}))
             .collect(),
     )
-}
-
-/// Go's `*url.Error` text: `Get "https://…": <cause>`.
-fn transport_message(method: &str, url: &url::Url, t: &ureq::Transport) -> String {
-    let verb = {
-        let lower = method.to_ascii_lowercase();
-        let mut c = lower.chars();
-        c.next()
-            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-            .unwrap_or_default()
-    };
-    let cause = match t.kind() {
-        ureq::ErrorKind::Io if t.to_string().contains("timed out") => {
-            "context deadline exceeded (Client.Timeout exceeded while awaiting headers)".to_string()
-        }
-        _ => t.source_message().unwrap_or_else(|| t.to_string()),
-    };
-    format!("{verb} {}: {cause}", cty::format::go_quote(url.as_str()))
-}
-
-trait SourceMessage {
-    fn source_message(&self) -> Option<String>;
-}
-
-impl SourceMessage for ureq::Transport {
-    /// The underlying error without ureq's own prefix.
-    fn source_message(&self) -> Option<String> {
-        std::error::Error::source(self).map(|e| e.to_string())
-    }
 }
 
 /// `decodeErrorPayload`: the JSON:API error titles (and details), one a
