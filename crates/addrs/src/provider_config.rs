@@ -20,6 +20,14 @@ pub struct LocalProviderConfig {
 }
 
 impl LocalProviderConfig {
+    /// `local_name`, or `local_name.alias` when `alias` is not empty.
+    pub fn new(local_name: &str, alias: &str) -> Self {
+        LocalProviderConfig {
+            local_name: local_name.to_string(),
+            alias: alias.to_string(),
+        }
+    }
+
     /// `aws` or `aws.west`, without the `provider.` prefix.
     pub fn string_compact(&self) -> String {
         if self.alias.is_empty() {

@@ -46,9 +46,23 @@ pub struct ModuleCallInstanceOutput {
 /// Which kind of resource block declared a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ResourceMode {
+    /// `resource`
     Managed,
+    /// `data`
     Data,
+    /// `ephemeral`
     Ephemeral,
+}
+
+impl ResourceMode {
+    /// The address prefix of the mode: `""`, `"data."`, `"ephemeral."`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            ResourceMode::Managed => "",
+            ResourceMode::Data => "data.",
+            ResourceMode::Ephemeral => "ephemeral.",
+        }
+    }
 }
 
 /// `TYPE.NAME`, `data.TYPE.NAME` or `ephemeral.TYPE.NAME`.
@@ -137,11 +151,7 @@ impl fmt::Display for ModuleCallInstanceOutput {
 
 impl fmt::Display for Resource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.mode {
-            ResourceMode::Managed => write!(f, "{}.{}", self.type_name, self.name),
-            ResourceMode::Data => write!(f, "data.{}.{}", self.type_name, self.name),
-            ResourceMode::Ephemeral => write!(f, "ephemeral.{}.{}", self.type_name, self.name),
-        }
+        write!(f, "{}{}.{}", self.mode.prefix(), self.type_name, self.name)
     }
 }
 

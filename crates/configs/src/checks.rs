@@ -109,7 +109,7 @@ mod tests {
         assert!(diags.is_empty(), "{diags:?}");
         assert_eq!(check.asserts.len(), 1);
         let data = check.data_resource.unwrap();
-        assert_eq!(data.addr(), "data.http.site");
+        assert_eq!(data.addr().to_string(), "data.http.site");
         assert_eq!(data.container_check.as_deref(), Some("health"));
     }
 

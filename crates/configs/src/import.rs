@@ -22,6 +22,16 @@ pub struct ImportTarget {
 }
 
 impl ImportTarget {
+    /// The resource within its module: the key to look its block up by
+    /// ([`crate::Module::resource`]).
+    pub fn resource(&self) -> addrs::Resource {
+        addrs::Resource {
+            mode: self.mode,
+            type_name: self.type_name.clone(),
+            name: self.name.clone(),
+        }
+    }
+
     /// The resource address without instance keys (`module.a.aws_instance.b`).
     pub fn display(&self) -> String {
         let mut s: String = self.module.iter().map(|m| format!("module.{m}.")).collect();

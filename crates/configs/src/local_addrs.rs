@@ -44,6 +44,16 @@ pub struct ResourceInstanceAddr {
 }
 
 impl ResourceInstanceAddr {
+    /// The resource within its module, without module path or key: the
+    /// key to look its block up by ([`crate::Module::resource`]).
+    pub fn resource(&self) -> addrs::Resource {
+        addrs::Resource {
+            mode: self.mode,
+            type_name: self.type_name.clone(),
+            name: self.name.clone(),
+        }
+    }
+
     /// The address as OpenTofu prints it.
     pub fn display(&self) -> String {
         let mut s = module_display(&self.module);

@@ -22,7 +22,7 @@ use crate::parser::{display_path, load_files, LoadedFile};
 use crate::provider::{Provider, ProviderMeta};
 use crate::provider_requirements::RequiredProviders;
 use crate::removed::Removed;
-use crate::resource::Resource;
+use crate::resource::{Resource, ResourceMode};
 use crate::static_eval::StaticEvaluator;
 use crate::test_file::{load_test_files, TestFile};
 use crate::version_constraint::VersionConstraint;
@@ -39,8 +39,8 @@ pub struct Module {
     pub core_version_constraints: Vec<VersionConstraint>,
     pub backend: Option<Backend>,
     pub cloud_config: Option<CloudConfig>,
-    /// Keyed as OpenTofu keys them: `name` or `name.alias`.
-    pub provider_configs: BTreeMap<String, Box<Provider>>,
+    /// Keyed by local address: `name` or `name.alias`.
+    pub provider_configs: BTreeMap<addrs::LocalProviderConfig, Box<Provider>>,
     pub provider_requirements: Option<RequiredProviders>,
     pub provider_metas: Vec<ProviderMeta>,
     pub encryption: Option<EncryptionConfig>,
@@ -48,10 +48,11 @@ pub struct Module {
     pub locals: BTreeMap<String, Box<Local>>,
     pub outputs: BTreeMap<String, Box<Output>>,
     pub module_calls: BTreeMap<String, Box<ModuleCall>>,
-    /// Keyed `type.name`.
-    pub managed_resources: BTreeMap<String, Box<Resource>>,
-    pub data_resources: BTreeMap<String, Box<Resource>>,
-    pub ephemeral_resources: BTreeMap<String, Box<Resource>>,
+    /// Every `resource`, `data` and `ephemeral` block (a check block's
+    /// nested data block too), keyed by its address: the mode is part of
+    /// the key, so a lookup cannot ask the wrong kind's map. Read through
+    /// [`Module::resource`] and [`Module::resources_of`].
+    pub resources: BTreeMap<addrs::Resource, Box<Resource>>,
     pub moved: Vec<Moved>,
     pub imports: Vec<Import>,
     pub removed: Vec<Removed>,
@@ -115,6 +116,23 @@ pub fn load_module_dir_with_tests(dir: &Path, test_dir: &str) -> (Option<Module>
 }
 
 impl Module {
+    /// The resource block at `addr` (of any mode): the one way to look a
+    /// declaration up by address.
+    pub fn resource(&self, addr: &addrs::Resource) -> Option<&Resource> {
+        self.resources.get(addr).map(|r| &**r)
+    }
+
+    /// Every resource block, managed first, then data, then ephemeral,
+    /// each in address order.
+    pub fn all_resources(&self) -> impl Iterator<Item = &Resource> {
+        self.resources.values().map(|r| &**r)
+    }
+
+    /// The resource blocks of one mode, in address order.
+    pub fn resources_of(&self, mode: ResourceMode) -> impl Iterator<Item = &Resource> {
+        self.all_resources().filter(move |r| r.mode == mode)
+    }
+
     /// Loads the test files of the module's directory and of its
     /// `test_dir` subdirectory; their sources join the module's, for
     /// quoting in diagnostics.
@@ -245,7 +263,7 @@ impl Module {
         }
 
         for pc in file.provider_configs {
-            let key = pc.module_unique_key();
+            let key = pc.addr();
             if let Some(existing) = self.provider_configs.get(&key) {
                 let detail = match &existing.alias {
                     None => format!(
@@ -352,70 +370,30 @@ impl Module {
             self.module_calls.insert(mc.name.clone(), Box::new(mc));
         }
 
-        for r in file.managed_resources {
-            let key = r.addr();
-            if let Some(existing) = self.managed_resources.get(&key) {
-                diags.push(Diagnostic::error(
-                    format!("Duplicate resource \"{}\" configuration", existing.type_name),
-                    format!(
-                        "A {} resource named \"{}\" was already declared at {}. Resource names must be unique per type in each module.",
-                        existing.type_name, existing.name, existing.decl_range
-                    ),
-                    r.decl_range.clone(),
-                ));
+        let declared = file
+            .managed_resources
+            .into_iter()
+            .chain(file.data_resources)
+            .chain(file.ephemeral_resources);
+        for r in declared {
+            if let Some(existing) = self.resources.get(&r.addr()) {
+                diags.push(duplicate_resource(existing, &r, ""));
                 continue;
             }
-            self.managed_resources.insert(key, Box::new(r));
-        }
-        for r in file.data_resources {
-            let key = r.addr();
-            if let Some(existing) = self.data_resources.get(&key) {
-                diags.push(Diagnostic::error(
-                    format!("Duplicate data \"{}\" configuration", existing.type_name),
-                    format!(
-                        "A {} data resource named \"{}\" was already declared at {}. Resource names must be unique per type in each module.",
-                        existing.type_name, existing.name, existing.decl_range
-                    ),
-                    r.decl_range.clone(),
-                ));
-                continue;
-            }
-            self.data_resources.insert(key, Box::new(r));
-        }
-        for r in file.ephemeral_resources {
-            let key = r.addr();
-            if let Some(existing) = self.ephemeral_resources.get(&key) {
-                diags.push(Diagnostic::error(
-                    format!(
-                        "Duplicate ephemeral resource \"{}\" configuration",
-                        existing.type_name
-                    ),
-                    format!(
-                        "A {} ephemeral resource named \"{}\" was already declared at {}. Resource names must be unique per type in each module.",
-                        existing.type_name, existing.name, existing.decl_range
-                    ),
-                    r.decl_range.clone(),
-                ));
-                continue;
-            }
-            self.ephemeral_resources.insert(key, Box::new(r));
+            self.resources.insert(r.addr(), Box::new(r));
         }
 
         for c in file.checks {
             if let Some(data) = &c.data_resource {
-                let key = data.addr();
-                if let Some(existing) = self.data_resources.get(&key) {
-                    diags.push(Diagnostic::error(
-                        format!("Duplicate data \"{}\" configuration", existing.type_name),
-                        format!(
-                            "A {} data resource named \"{}\" was already declared at {}. Resource names must be unique per type in each module, including within check blocks.",
-                            existing.type_name, existing.name, existing.decl_range
-                        ),
-                        data.decl_range.clone(),
+                if let Some(existing) = self.resources.get(&data.addr()) {
+                    diags.push(duplicate_resource(
+                        existing,
+                        data,
+                        ", including within check blocks",
                     ));
                     continue;
                 }
-                self.data_resources.insert(key, Box::new(data.clone()));
+                self.resources.insert(data.addr(), Box::new(data.clone()));
             }
             if let Some(existing) = self.checks.get(&c.name) {
                 diags.push(Diagnostic::error(
@@ -491,7 +469,7 @@ impl Module {
         }
 
         for pc in file.provider_configs {
-            let key = pc.module_unique_key();
+            let key = pc.addr();
             match self.provider_configs.get_mut(&key) {
                 Some(existing) => diags.extend(existing.merge(&pc)),
                 // An absent default configuration is an empty one, which
@@ -582,34 +560,15 @@ impl Module {
                 )),
             }
         }
-        let merges = [
-            (file.managed_resources, "resource", "resource", "a resource"),
-            (file.data_resources, "data resource", "data", "a data"),
-            (
-                file.ephemeral_resources,
-                "ephemeral resource",
-                "ephemeral",
-                "an ephemeral",
-            ),
-        ];
-        for (resources, noun, kind, article) in merges {
-            for r in resources {
-                let map = match kind {
-                    "resource" => &mut self.managed_resources,
-                    "data" => &mut self.data_resources,
-                    _ => &mut self.ephemeral_resources,
-                };
-                match map.get_mut(&r.addr()) {
-                    Some(existing) => diags.extend(existing.merge(&r)),
-                    None => diags.push(Diagnostic::error(
-                        format!("Missing {noun} to override"),
-                        format!(
-                            "There is no {} {noun} named \"{}\". An override file can only override {article} block defined in a primary configuration file.",
-                            r.type_name, r.name
-                        ),
-                        r.decl_range.clone(),
-                    )),
-                }
+        let overriding = file
+            .managed_resources
+            .into_iter()
+            .chain(file.data_resources)
+            .chain(file.ephemeral_resources);
+        for r in overriding {
+            match self.resources.get_mut(&r.addr()) {
+                Some(existing) => diags.extend(existing.merge(&r)),
+                None => diags.push(missing_resource_to_override(&r)),
             }
         }
         for m in file.moved {
@@ -635,4 +594,40 @@ impl Module {
         }
         diags
     }
+}
+
+/// `Duplicate resource/data/ephemeral resource` (appendFile): `scope` is
+/// added to the detail's last sentence for a check block's data block.
+fn duplicate_resource(existing: &Resource, dup: &Resource, scope: &str) -> Diagnostic {
+    let (block, noun) = match existing.mode {
+        ResourceMode::Managed => ("resource", "resource"),
+        ResourceMode::Data => ("data", "data resource"),
+        ResourceMode::Ephemeral => ("ephemeral resource", "ephemeral resource"),
+    };
+    Diagnostic::error(
+        format!("Duplicate {block} \"{}\" configuration", existing.type_name),
+        format!(
+            "A {} {noun} named \"{}\" was already declared at {}. Resource names must be unique per type in each module{scope}.",
+            existing.type_name, existing.name, existing.decl_range
+        ),
+        dup.decl_range.clone(),
+    )
+}
+
+/// `Missing resource to override` and its data and ephemeral forms
+/// (mergeFile).
+fn missing_resource_to_override(r: &Resource) -> Diagnostic {
+    let (noun, article) = match r.mode {
+        ResourceMode::Managed => ("resource", "a resource"),
+        ResourceMode::Data => ("data resource", "a data"),
+        ResourceMode::Ephemeral => ("ephemeral resource", "an ephemeral"),
+    };
+    Diagnostic::error(
+        format!("Missing {noun} to override"),
+        format!(
+            "There is no {} {noun} named \"{}\". An override file can only override {article} block defined in a primary configuration file.",
+            r.type_name, r.name
+        ),
+        r.decl_range.clone(),
+    )
 }

@@ -36,11 +36,12 @@ pub struct Provider {
 }
 
 impl Provider {
-    /// `name` or `name.alias`, the key of the module's provider map.
-    pub fn module_unique_key(&self) -> String {
-        match &self.alias {
-            Some(alias) => format!("{}.{alias}", self.name),
-            None => self.name.clone(),
+    /// `name` or `name.alias` as an address: the key of the module's
+    /// provider map ([`crate::Module::provider_configs`]).
+    pub fn addr(&self) -> addrs::LocalProviderConfig {
+        addrs::LocalProviderConfig {
+            local_name: self.name.clone(),
+            alias: self.alias.clone().unwrap_or_default(),
         }
     }
 
@@ -288,7 +289,7 @@ mod tests {
                 "config.tf:14,3-9: Reserved block type name in provider block; The block type name \"locals\" is reserved for use by OpenTofu in a future version.".into(),
             ]
         );
-        assert_eq!(ps[0].module_unique_key(), "test.foo");
+        assert_eq!(ps[0].addr().string_compact(), "test.foo");
     }
 
     #[test]
@@ -309,7 +310,7 @@ mod tests {
         let src = r#"{"provider": {"aws": [{"region": "x"}, {"alias": "1bad"}]}}"#;
         let (ps, diags) = providers("p.tf.json", src).unwrap();
         assert_eq!(ps.len(), 2);
-        assert_eq!(ps[0].module_unique_key(), "aws");
+        assert_eq!(ps[0].addr().string_compact(), "aws");
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].summary, "Invalid provider configuration alias");
     }

@@ -22,13 +22,15 @@ pub struct ProviderConfigRef {
 }
 
 impl ProviderConfigRef {
+    /// The configuration referred to, without its instance key: the key
+    /// of [`crate::Module::provider_configs`].
+    pub fn addr(&self) -> addrs::LocalProviderConfig {
+        addrs::LocalProviderConfig::new(&self.name, &self.alias)
+    }
+
     /// `name` or `name.alias`, as OpenTofu prints a reference.
     pub fn display(&self) -> String {
-        if self.alias.is_empty() {
-            self.name.clone()
-        } else {
-            format!("{}.{}", self.name, self.alias)
-        }
+        self.addr().string_compact()
     }
 }
 

@@ -233,12 +233,7 @@ impl Config {
         // Each resource implies a dependency on its provider, needing no
         // particular version.
         let module_prefix: String = self.path.0.iter().map(|m| format!("module.{m}.")).collect();
-        for r in module
-            .managed_resources
-            .values()
-            .chain(module.data_resources.values())
-            .chain(module.ephemeral_resources.values())
-        {
+        for r in module.all_resources() {
             if let Some(p) = resource_provider(module, r) {
                 let rref = ResourceRef {
                     addr: format!("{module_prefix}{}", r.addr()),
@@ -395,7 +390,7 @@ fn import_requirements(
     }
     let (Some(iref), Some(resource)) = (
         &imp.provider_config_ref,
-        module.managed_resources.get(&target.display()),
+        module.resource(&target.resource()),
     ) else {
         return Diagnostics::new();
     };

@@ -5,6 +5,8 @@
 
 use std::collections::BTreeMap;
 
+pub use addrs::LocalProviderConfig;
+
 use hclsyntax::static_expr::{abs_traversal, expr_list, expr_map};
 use hclsyntax::{
     has_errors, Block, Diagnostic, Diagnostics, Expr, ExprKind, JsonValue, Range, StepKind,
@@ -29,15 +31,6 @@ pub struct RequiredProvider {
     pub aliases: Vec<LocalProviderConfig>,
     /// The entry's value expression.
     pub decl_range: Range,
-}
-
-/// A provider configuration address local to a module: `name` or
-/// `name.alias`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LocalProviderConfig {
-    pub local_name: String,
-    pub alias: String,
-    pub range: Range,
 }
 
 /// A `required_providers` block.
@@ -213,7 +206,6 @@ pub fn decode_required_providers_block(block: &Block) -> (Option<RequiredProvide
                         rp.aliases.push(LocalProviderConfig {
                             local_name: traversal.root.clone(),
                             alias,
-                            range: traversal.range(),
                         });
                     }
                 }

@@ -163,7 +163,7 @@ pub(crate) fn validate_module(
     let mut configured: BTreeMap<String, Range> = BTreeMap::new();
     let mut instanced: BTreeMap<String, Option<&Expr>> = BTreeMap::new();
     for pc in module.provider_configs.values() {
-        let name = pc.module_unique_key();
+        let name = pc.addr().string_compact();
         let (_, content_diags) = pc.config.content(&BodySchema::new(&[], &[]));
         if hclsyntax::has_errors(&content_diags) || pc.version.is_some() {
             configured.insert(name.clone(), pc.decl_range.clone());
@@ -229,14 +229,8 @@ pub(crate) fn validate_module(
     }
 
     // Resources using a provider by their type's implied local name.
-    for resources in [
-        &module.managed_resources,
-        &module.data_resources,
-        &module.ephemeral_resources,
-    ] {
-        for r in resources.values() {
-            check_implied_provider_name(r, &local_names, diags);
-        }
+    for r in module.all_resources() {
+        check_implied_provider_name(r, &local_names, diags);
     }
 
     let passed_in: BTreeMap<String, &TypedPassed> = parent_call
@@ -289,12 +283,8 @@ pub(crate) fn validate_module(
             }
         }
     }
-    for resources in [
-        &module.managed_resources,
-        &module.data_resources,
-        &module.ephemeral_resources,
-    ] {
-        for r in resources.values() {
+    {
+        for r in module.all_resources() {
             let Some(pref) = &r.provider_config_ref else {
                 continue;
             };
@@ -308,7 +298,7 @@ pub(crate) fn validate_module(
                 diags,
             );
             if pref.key_expr.is_some() && r.mode == ResourceMode::Managed {
-                let mut addr = format!("{}.{}", r.type_name, r.name);
+                let mut addr = r.addr().to_string();
                 if !is_root {
                     addr = format!("{}.{addr}", cfg.path);
                 }
@@ -604,7 +594,7 @@ fn check_implied_provider_name(
                 format!(
                     "Provider {} was implicitly required via resource {}, but listed in required_providers as {}. Either the local name in required_providers must match the resource name, or the {} provider must be assigned within the resource block.",
                     addrs::go_quote(&def.to_string()),
-                    addrs::go_quote(&r.addr()),
+                    addrs::go_quote(&r.addr().to_string()),
                     addrs::go_quote(prev),
                     addrs::go_quote(prev)
                 ),

@@ -21,27 +21,9 @@ use crate::resource_lifecycle::{
 
 pub use crate::named_values::BAD_IDENTIFIER_DETAIL;
 
-/// Which kind of block declared a resource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ResourceMode {
-    /// `resource`
-    Managed,
-    /// `data`
-    Data,
-    /// `ephemeral`
-    Ephemeral,
-}
-
-impl ResourceMode {
-    /// The address prefix of the mode: `""`, `"data."`, `"ephemeral."`.
-    pub fn prefix(self) -> &'static str {
-        match self {
-            ResourceMode::Managed => "",
-            ResourceMode::Data => "data.",
-            ResourceMode::Ephemeral => "ephemeral.",
-        }
-    }
-}
+/// Which kind of block declared a resource: the address's mode, one type
+/// for configuration and addresses.
+pub use addrs::ResourceMode;
 
 /// A `resource`, `data` or `ephemeral` block.
 #[derive(Debug, Clone)]
@@ -87,10 +69,14 @@ pub struct ManagedResource {
 }
 
 impl Resource {
-    /// `aws_instance.web`, `data.x.y`, `ephemeral.x.y`: the key of the
-    /// resource within its module.
-    pub fn addr(&self) -> String {
-        format!("{}{}.{}", self.mode.prefix(), self.type_name, self.name)
+    /// The resource's address within its module (`aws_instance.web`,
+    /// `data.x.y`, `ephemeral.x.y`): the key of [`crate::Module::resources`].
+    pub fn addr(&self) -> addrs::Resource {
+        addrs::Resource {
+            mode: self.mode,
+            type_name: self.type_name.clone(),
+            name: self.name.clone(),
+        }
     }
 
     /// The local name of the provider this resource uses when no

@@ -43,9 +43,9 @@ pub struct TestFile {
     pub variables: Option<Vec<Arc<Attribute>>>,
     pub variables_decl_range: Option<Range>,
     /// Test-only provider configurations, keyed `name` or `name.alias`.
-    pub providers: BTreeMap<String, Provider>,
+    pub providers: BTreeMap<addrs::LocalProviderConfig, Provider>,
     /// `mock_provider` blocks, keyed `name` or `name.alias`.
-    pub mock_providers: BTreeMap<String, MockProvider>,
+    pub mock_providers: BTreeMap<addrs::LocalProviderConfig, MockProvider>,
     pub runs: Vec<TestRun>,
     pub override_resources: Vec<OverrideResource>,
     pub override_modules: Vec<OverrideModule>,
@@ -183,7 +183,7 @@ pub fn decode_test_file(body: &Body) -> (TestFile, Diagnostics) {
                 let (provider, more) = decode_provider_block(block);
                 diags.extend(more);
                 if let Some(p) = provider {
-                    tf.providers.insert(p.module_unique_key(), p);
+                    tf.providers.insert(p.addr(), p);
                 }
             }
             "override_resource" | "override_data" => {
@@ -209,12 +209,12 @@ pub fn decode_test_file(body: &Body) -> (TestFile, Diagnostics) {
                 let Some(mp) = mp.filter(|_| !failed) else {
                     continue;
                 };
-                let key = mp.module_unique_key();
+                let key = mp.addr();
                 match tf.mock_providers.entry(key) {
                     std::collections::btree_map::Entry::Occupied(e) => {
                         diags.push(Diagnostic::error(
                             "Duplicated `mock_provider` block",
-                            format!("It is not allowed to have multiple `mock_provider` blocks with the same address: `{}`.", e.key()),
+                            format!("It is not allowed to have multiple `mock_provider` blocks with the same address: `{}`.", e.key().string_compact()),
                             mp.decl_range.clone(),
                         ));
                     }

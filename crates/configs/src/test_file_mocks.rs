@@ -57,13 +57,9 @@ pub struct MockProvider {
 }
 
 impl MockProvider {
-    /// `name` or `name.alias`.
-    pub fn module_unique_key(&self) -> String {
-        if self.alias.is_empty() {
-            self.name.clone()
-        } else {
-            format!("{}.{}", self.name, self.alias)
-        }
+    /// `name` or `name.alias`: the key of [`crate::test_file::TestFile::mock_providers`].
+    pub fn addr(&self) -> addrs::LocalProviderConfig {
+        addrs::LocalProviderConfig::new(&self.name, &self.alias)
     }
 }
 

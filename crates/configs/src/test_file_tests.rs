@@ -17,8 +17,11 @@ fn runs_providers_and_modules() {
     assert!(diags.is_empty(), "{diags:#?}");
     assert_eq!(tf.variables.as_ref().map(Vec::len), Some(1));
     assert_eq!(
-        tf.providers.keys().collect::<Vec<_>>(),
-        vec!["foo", "foo.bar"]
+        tf.providers.keys().cloned().collect::<Vec<_>>(),
+        vec![
+            addrs::LocalProviderConfig::new("foo", ""),
+            addrs::LocalProviderConfig::new("foo", "bar")
+        ]
     );
     assert_eq!(tf.runs.len(), 2);
     let one = &tf.runs[0];

@@ -118,8 +118,7 @@ pub(crate) fn validate_provider_configs_for_tests(cfg: &Config, resolved: bool) 
         } else {
             default_test_types(test)
         };
-        let test_type = |key: &str| -> Provider {
-            let p = &test.providers[key];
+        let test_type = |p: &crate::provider::Provider| -> Provider {
             types
                 .providers
                 .get(&p.name)
@@ -175,18 +174,19 @@ pub(crate) fn validate_provider_configs_for_tests(cfg: &Config, resolved: bool) 
                 .flat_map(|r| r.required_providers.values());
             for req in requirements {
                 let req_ty = required_provider_type(req);
-                let mut keys = vec![(req.name.clone(), req.name.clone())];
-                for alias in &req.aliases {
-                    let compact = format!("{}.{}", alias.local_name, alias.alias);
-                    keys.push((compact.clone(), compact));
-                }
-                for (key, shown) in keys {
+                let default = addrs::LocalProviderConfig {
+                    local_name: req.name.clone(),
+                    alias: String::new(),
+                };
+                let keys = std::iter::once(default).chain(req.aliases.iter().cloned());
+                for key in keys {
                     let Some(provider) = test.providers.get(&key) else {
                         continue;
                     };
-                    let ty = test_type(&key);
+                    let shown = key.string_compact();
+                    let ty = test_type(provider);
                     if ty != req_ty {
-                        let unique = provider.module_unique_key();
+                        let unique = provider.addr().string_compact();
                         diags.push(Diagnostic::error(
                             "Provider type mismatch",
                             format!(
@@ -211,20 +211,20 @@ pub(crate) fn validate_provider_configs_for_tests(cfg: &Config, resolved: bool) 
                 } else {
                     Provider::default_for(&pc.name)
                 };
-                let key = pc.module_unique_key();
+                let key = pc.addr();
                 let Some(tp) = test.providers.get(&key) else {
                     continue;
                 };
-                let ty = test_type(&key);
+                let ty = test_type(tp);
                 if ty != pc_ty {
-                    let unique = tp.module_unique_key();
+                    let unique = tp.addr().string_compact();
                     diags.push(Diagnostic::error(
                         "Provider type mismatch",
                         format!(
                             "The provider {} in {name} represents provider {}, but {} in the root module represents {}.\n\nThis means the provider definition for {} within {name} has been referenced by multiple run blocks and assigned to different provider types.",
                             addrs::go_quote(&unique),
                             quoted(&ty),
-                            addrs::go_quote(&key),
+                            addrs::go_quote(&key.string_compact()),
                             quoted(&pc_ty),
                             addrs::go_quote(&unique)
                         ),

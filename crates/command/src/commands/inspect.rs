@@ -2,6 +2,7 @@
 //! file) without its children, in terraform-config-inspect's shapes (its
 //! JSON document, or its Markdown summary) plus the diagnostics found.
 
+use configs::resource::ResourceMode;
 use std::path::Path;
 
 use configs::module::{load_module_dir, Module};
@@ -250,21 +251,20 @@ fn document(
                 required_providers.insert(name.clone(), Value::Object(o));
             }
         }
-        for (map, out) in [
-            (&m.managed_resources, &mut managed),
-            (&m.data_resources, &mut data),
+        for (mode, out) in [
+            (ResourceMode::Managed, &mut managed),
+            (ResourceMode::Data, &mut data),
         ] {
-            for r in map.values() {
+            for r in m.resources_of(mode) {
                 let provider = match &r.provider_config_ref {
                     Some(p) if !p.alias.is_empty() => json!({ "name": p.name, "alias": p.alias }),
                     Some(p) => json!({ "name": p.name }),
                     None => json!({ "name": r.implied_provider() }),
                 };
-                let key = r.addr();
                 out.insert(
-                    key,
+                    r.addr().to_string(),
                     json!({
-                        "mode": if r.mode == configs::resource::ResourceMode::Data { "data" } else { "managed" },
+                        "mode": if r.mode == ResourceMode::Data { "data" } else { "managed" },
                         "type": r.type_name,
                         "name": r.name,
                         "provider": provider,
@@ -382,15 +382,15 @@ fn markdown(path: &str, module: Option<&Module>) -> String {
         }
         s.push('\n');
     }
-    for (title, map) in [
-        ("Managed Resources", &m.managed_resources),
-        ("Data Resources", &m.data_resources),
+    for (title, mode) in [
+        ("Managed Resources", ResourceMode::Managed),
+        ("Data Resources", ResourceMode::Data),
     ] {
-        if map.is_empty() {
+        if m.resources_of(mode).next().is_none() {
             continue;
         }
         s.push_str(&format!("## {title}\n"));
-        for r in map.values() {
+        for r in m.resources_of(mode) {
             let provider = r
                 .provider_config_ref
                 .as_ref()

@@ -8,6 +8,7 @@
 //! argument written in the block is listed, and provider configuration
 //! blocks list no expressions.
 
+use configs::resource::ResourceMode;
 use std::collections::{BTreeMap, BTreeSet};
 
 use addrs::{Provider, Reference, Referenceable};
@@ -108,8 +109,7 @@ fn provider_for_local_name(module: &Module, local: &str) -> Provider {
 /// `name.alias`.
 fn resource_provider_key(r: &Resource) -> String {
     match &r.provider_config_ref {
-        Some(p) if p.alias.is_empty() => p.name.clone(),
-        Some(p) => format!("{}.{}", p.name, p.alias),
+        Some(p) => p.addr().string_compact(),
         None => r.implied_provider().to_string(),
     }
 }
@@ -136,11 +136,10 @@ fn provider_requirements(module: &Module) -> BTreeMap<Provider, Vec<String>> {
             }
         }
     }
-    for r in module
-        .managed_resources
-        .values()
-        .chain(module.data_resources.values())
-    {
+    let managed_and_data = module
+        .all_resources()
+        .filter(|r| r.mode != ResourceMode::Ephemeral);
+    for r in managed_and_data {
         reqs.entry(provider_for_local_name(module, resource_local_provider(r)))
             .or_default();
     }
@@ -173,7 +172,7 @@ fn provider_configs(
     for (key, pc) in &module.provider_configs {
         let fqn = provider_for_local_name(module, &pc.name);
         m.insert(
-            opaque_key(key, &path),
+            opaque_key(&key.string_compact(), &path),
             ProviderEntry {
                 name: pc.name.clone(),
                 full_name: fqn.to_string(),
@@ -189,12 +188,7 @@ fn provider_configs(
         for (name, rp) in &rps.required_providers {
             let fqn = provider_for_local_name(module, name);
             for alias in &rp.aliases {
-                let compact = if alias.alias.is_empty() {
-                    alias.local_name.clone()
-                } else {
-                    format!("{}.{}", alias.local_name, alias.alias)
-                };
-                let key = opaque_key(&compact, &path);
+                let key = opaque_key(&alias.string_compact(), &path);
                 m.entry(key).or_insert_with(|| ProviderEntry {
                     name: rp.name.clone(),
                     full_name: fqn.to_string(),
@@ -303,9 +297,10 @@ fn module_json(c: &Config, module_addr: &str, pcs: &BTreeMap<String, ProviderEnt
     );
     // Managed resources, then data resources, each group by address.
     let mut resources = Vec::new();
-    for group in [&module.managed_resources, &module.data_resources] {
-        let mut rs: Vec<&Resource> = group.values().map(|r| &**r).collect();
-        rs.sort_by_key(|r| r.addr());
+    for mode in [ResourceMode::Managed, ResourceMode::Data] {
+        // Go sorts by the address's text ('-' sorts before '.').
+        let mut rs: Vec<&Resource> = module.resources_of(mode).collect();
+        rs.sort_by_key(|r| r.addr().to_string());
         resources.extend(rs.into_iter().map(|r| resource_json(r, module_addr, pcs)));
     }
     let calls = Json::Object(
@@ -352,7 +347,7 @@ fn resource_json(r: &Resource, module_addr: &str, pcs: &BTreeMap<String, Provide
         .then(|| TERRAFORM_DATA_ARGUMENTS.iter().copied().collect());
     let (count, for_each) = repetition_json(r.count.as_ref(), r.for_each.as_ref());
     ObjectBuilder::new()
-        .field("address", Json::str(r.addr()))
+        .field("address", Json::str(r.addr().to_string()))
         .field("mode", Json::str(mode_name(r)))
         .field("type", Json::str(&r.type_name))
         .field("name", Json::str(&r.name))

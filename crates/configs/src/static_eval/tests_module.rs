@@ -2,6 +2,7 @@
 //! variables and locals (in the root and through child calls), provider
 //! `for_each`, `const` variables, backends, and the corpus error files.
 
+use addrs::LocalProviderConfig;
 use cty::Value;
 
 use super::tests::{any_range, module, root_call, sorted};
@@ -185,8 +186,8 @@ fn provider_for_each_instances_from_values() {
     let src = "locals {\n  regions = {us = \"us-east-1\", eu = \"eu-west-1\"}\n}\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = local.regions\n}\nprovider \"aws\" {\n  alias    = \"by_set\"\n  for_each = toset([\"a\", \"b\"])\n}\nprovider \"aws\" {\n  alias    = \"empty\"\n  for_each = toset([])\n}\n";
     let (m, diags) = provider_instances(src);
     assert!(diags.is_empty(), "{diags:?}");
-    let keys = |k: &str| -> Vec<String> {
-        m.provider_configs[k]
+    let keys = |alias: &str| -> Vec<String> {
+        m.provider_configs[&LocalProviderConfig::new("aws", alias)]
             .instances
             .as_ref()
             .unwrap()
@@ -194,11 +195,11 @@ fn provider_for_each_instances_from_values() {
             .cloned()
             .collect()
     };
-    assert_eq!(keys("aws.by_region"), vec!["eu", "us"]);
-    assert_eq!(keys("aws.by_set"), vec!["a", "b"]);
-    assert!(keys("aws.empty").is_empty());
+    assert_eq!(keys("by_region"), vec!["eu", "us"]);
+    assert_eq!(keys("by_set"), vec!["a", "b"]);
+    assert!(keys("empty").is_empty());
     assert_eq!(
-        m.provider_configs["aws.by_region"]
+        m.provider_configs[&LocalProviderConfig::new("aws", "by_region")]
             .instances
             .as_ref()
             .unwrap()["us"],
@@ -323,6 +324,8 @@ fn corpus_error_file_markers() {
     let (mut m, mut diags) = module(&[("main.tf", &src)]);
     diags.extend(m.with_static_call(root_call(&[])));
     assert!(diags.is_empty(), "{diags:?}");
-    let instances = m.provider_configs["dummy.key"].instances.as_ref();
+    let instances = m.provider_configs[&LocalProviderConfig::new("dummy", "key")]
+        .instances
+        .as_ref();
     assert!(instances.is_some_and(|i| i.is_empty()));
 }

@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 
-use addrs::ResourceMode;
 use configs::config::Config;
 use configs::resource::Resource;
 use hclsyntax::Traversal;
@@ -101,7 +100,7 @@ fn nodes_of(cfg: &Config) -> Vec<Node> {
             .map(|n| node(NodeKind::ModuleCall(n.clone()))),
     );
     for r in all_resources(cfg) {
-        out.push(node(NodeKind::Resource(resource_addr(r))));
+        out.push(node(NodeKind::Resource(r.addr())));
     }
     out.extend(m.checks.keys().map(|n| node(NodeKind::Check(n.clone()))));
     out.extend(
@@ -115,49 +114,23 @@ fn nodes_of(cfg: &Config) -> Vec<Node> {
 /// `provider["registry.opentofu.org/hashicorp/aws"].west` for the
 /// provider block `aws.west` of `cfg` (the provider its local name means
 /// there).
-fn provider_display_name(cfg: &Config, key: &str) -> String {
-    let (local, alias) = key.split_once('.').unwrap_or((key, ""));
+fn provider_display_name(cfg: &Config, addr: &addrs::LocalProviderConfig) -> String {
     addrs::AbsProviderConfig {
         module: cfg.path.clone(),
-        provider: configs::provider_reqs::provider_for_local_name(&cfg.module, local),
-        alias: alias.to_string(),
+        provider: configs::provider_reqs::provider_for_local_name(&cfg.module, &addr.local_name),
+        alias: addr.alias.clone(),
     }
     .to_string()
 }
 
 /// Every resource block of a module, all modes.
 pub fn all_resources(cfg: &Config) -> impl Iterator<Item = &Resource> {
-    let m = &cfg.module;
-    m.managed_resources
-        .values()
-        .chain(m.data_resources.values())
-        .chain(m.ephemeral_resources.values())
-        .map(|r| &**r)
-}
-
-/// The address of a resource block.
-pub fn resource_addr(r: &Resource) -> addrs::Resource {
-    addrs::Resource {
-        mode: match r.mode {
-            configs::resource::ResourceMode::Managed => ResourceMode::Managed,
-            configs::resource::ResourceMode::Data => ResourceMode::Data,
-            configs::resource::ResourceMode::Ephemeral => ResourceMode::Ephemeral,
-        },
-        type_name: r.type_name.clone(),
-        name: r.name.clone(),
-    }
+    cfg.module.all_resources()
 }
 
 /// Looks a resource block up by address.
 pub fn find_resource<'c>(cfg: &'c Config, addr: &addrs::Resource) -> Option<&'c Resource> {
-    let key = format!("{}.{}", addr.type_name, addr.name);
-    let m = &cfg.module;
-    match addr.mode {
-        ResourceMode::Managed => m.managed_resources.get(&key),
-        ResourceMode::Data => m.data_resources.get(&key),
-        ResourceMode::Ephemeral => m.ephemeral_resources.get(&key),
-    }
-    .map(|r| &**r)
+    cfg.module.resource(addr)
 }
 
 fn rule_traversals(rules: &[configs::check_rule::CheckRule], out: &mut Vec<Traversal>) {
@@ -231,9 +204,8 @@ fn dependencies(root: &Config, call_args: &CallArguments, cfg: &Config, node: &N
                 // The provider configuration it uses, when this module
                 // declares it (inherited ones are configured by the caller).
                 let key = match &r.provider_config_ref {
-                    Some(p) if !p.alias.is_empty() => format!("{}.{}", p.name, p.alias),
-                    Some(p) => p.name.clone(),
-                    None => r.implied_provider().to_string(),
+                    Some(p) => p.addr(),
+                    None => addrs::LocalProviderConfig::new(r.implied_provider(), ""),
                 };
                 if m.provider_configs.contains_key(&key) {
                     deps.push(Node {

@@ -16,8 +16,8 @@ pub enum NodeKind {
     ModuleCall(String),
     Resource(Resource),
     Check(String),
-    /// A `provider` block, by its key in the module (`aws`, `aws.west`).
-    Provider(String),
+    /// A `provider` block, by its address in the module (`aws`, `aws.west`).
+    Provider(addrs::LocalProviderConfig),
 }
 
 /// One object in one static module path.
@@ -45,7 +45,7 @@ impl fmt::Display for Node {
             NodeKind::ModuleCall(n) => write!(f, "{prefix}module.{n} (expand)"),
             NodeKind::Resource(r) => write!(f, "{prefix}{r} (expand)"),
             NodeKind::Check(n) => write!(f, "{prefix}check.{n} (expand)"),
-            NodeKind::Provider(key) => write!(f, "{prefix}provider.{key}"),
+            NodeKind::Provider(addr) => write!(f, "{prefix}{addr}"),
         }
     }
 }

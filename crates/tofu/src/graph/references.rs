@@ -100,13 +100,7 @@ pub fn dependencies_of_refs(config: &Config, module: &ModulePath, refs: &[Refere
 }
 
 fn declared(config: &Config, res: &addrs::Resource) -> bool {
-    let key = format!("{}.{}", res.type_name, res.name);
-    let m = &config.module;
-    match res.mode {
-        addrs::ResourceMode::Managed => m.managed_resources.contains_key(&key),
-        addrs::ResourceMode::Data => m.data_resources.contains_key(&key),
-        addrs::ResourceMode::Ephemeral => m.ephemeral_resources.contains_key(&key),
-    }
+    config.module.resource(res).is_some()
 }
 
 /// `module.c` or `module.c.out`: the call (its expansion) and the outputs.

@@ -184,6 +184,19 @@ impl Data for InstanceData<'_> {
     fn get_for_each_attr(&self, addr: &ForEachAttr, range: &Range) -> (Value, Diagnostics) {
         let found = match addr.name.as_str() {
             "key" => &self.repetition.each_key,
+            // Checked on its own first, as GetForEachAttr does: without a
+            // value (no for_each here, or a destroy-time provisioner)
+            // OpenTofu names each.value, not the whole "each" object.
+            "value" if self.repetition.each_value.is_none() => {
+                return (
+                    Value::dynamic(),
+                    vec![Diagnostic::error(
+                        "each.value cannot be used in this context",
+                        "A reference to \"each.value\" has been used in a context in which it is unavailable, such as when the configuration no longer contains the value in its \"for_each\" expression. Remove this reference to each.value in your configuration to work around this error.",
+                        range.clone(),
+                    )],
+                )
+            }
             "value" => &self.repetition.each_value,
             other => {
                 return (
@@ -393,14 +406,15 @@ impl InstanceData<'_> {
         diags: &mut Diagnostics,
     ) {
         if find_resource(self.config, res).is_none() {
-            let m = &self.config.module;
-            let (map, what) = match res.mode {
-                addrs::ResourceMode::Managed => (&m.managed_resources, "managed resource"),
-                addrs::ResourceMode::Data => (&m.data_resources, "data resource"),
-                addrs::ResourceMode::Ephemeral => (&m.ephemeral_resources, "ephemeral resource"),
+            let what = match res.mode {
+                addrs::ResourceMode::Managed => "managed resource",
+                addrs::ResourceMode::Data => "data resource",
+                addrs::ResourceMode::Ephemeral => "ephemeral resource",
             };
-            let names = map
-                .values()
+            let names = self
+                .config
+                .module
+                .resources_of(res.mode)
                 .filter(|c| c.type_name == res.type_name)
                 .map(|c| c.name.as_str());
             let sugg = suggestion(&res.name, names);

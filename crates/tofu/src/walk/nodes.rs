@@ -804,7 +804,7 @@ fn provider(
     walk: &Walk<'_>,
     state: &State,
     cfg: &Config,
-    key: &str,
+    key: &addrs::LocalProviderConfig,
     instances: &[InstanceInfo],
 ) -> NodeResult {
     let mut out = NodeResult::default();
