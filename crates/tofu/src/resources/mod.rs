@@ -3,6 +3,7 @@
 //! planned from its configuration alone (the arguments it sets, known where
 //! their expressions are) and reads as wholly unknown to references.
 
+mod dynamic_blocks;
 mod generic;
 mod terraform_data;
 

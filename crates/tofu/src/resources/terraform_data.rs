@@ -32,7 +32,8 @@ pub fn plan(
     scope: &Scope<'_>,
 ) -> (PlannedInstance, Diagnostics) {
     let schema = BodySchema::new(&["input", "triggers_replace"], &[]);
-    let (content, mut diags) = resource.config.content(&schema);
+    let (content, mut diags) =
+        super::dynamic_blocks::content_with_dynamic(&resource.config, &schema);
     let mut eval = |name: &str| match content.attribute(name) {
         Some(attr) => {
             let (v, d) = scope.eval_expr(&attr.expr, &Type::Dynamic);

@@ -1,0 +1,6 @@
+resource "terraform_data" "x" {
+  dynamic "foo" {
+    for_each = []
+    content {}
+  }
+}
