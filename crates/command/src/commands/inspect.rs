@@ -274,14 +274,17 @@ fn document(
             }
         }
         for (name, call) in &m.module_calls {
-            // As written, as terraform-config-inspect reports it.
+            // As written, as terraform-config-inspect reports it: a
+            // constant string's value even when it is no valid source
+            // address; an expression's text otherwise.
             let source = call
                 .source_addr_raw
                 .clone()
                 .or_else(|| {
-                    call.source
-                        .as_ref()
-                        .and_then(|e| source_text(&e.range, sources))
+                    let expr = call.source.as_ref()?;
+                    configs::decode_value::decode_string(expr)
+                        .ok()
+                        .or_else(|| source_text(&expr.range, sources))
                 })
                 .unwrap_or_default();
             let mut o = Map::new();
