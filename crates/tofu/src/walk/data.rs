@@ -406,29 +406,36 @@ impl InstanceData<'_> {
         diags: &mut Diagnostics,
     ) {
         if find_resource(self.config, res).is_none() {
-            let what = match res.mode {
-                addrs::ResourceMode::Managed => "managed resource",
-                addrs::ResourceMode::Data => "data resource",
-                addrs::ResourceMode::Ephemeral => "ephemeral resource",
-            };
-            let names = self
-                .config
-                .module
-                .resources_of(res.mode)
-                .filter(|c| c.type_name == res.type_name)
-                .map(|c| c.name.as_str());
-            let sugg = suggestion(&res.name, names);
             diags.push(Diagnostic::error(
                 "Reference to undeclared resource",
                 format!(
-                    "A {what} {} {} has not been declared in {}.{sugg}",
+                    "There is no {} resource {} {} definition in {}.{}",
+                    mode_adjective(res.mode),
                     quote(&res.type_name),
                     quote(&res.name),
-                    self.module_display()
+                    self.module_display(),
+                    other_mode_suggestion(&self.config.module, res)
                 ),
                 rng,
             ));
             return;
+        }
+        let scoped_to = find_resource(self.config, res).and_then(|r| r.container_check.as_ref());
+        if let Some(check) = scoped_to {
+            let from_its_check =
+                matches!(source, Some(Referenceable::Check(c)) if &c.name == check);
+            if !from_its_check {
+                diags.push(Diagnostic::error(
+                    "Reference to scoped resource",
+                    format!(
+                        "The referenced {} resource {} {} is not available from this context.",
+                        mode_adjective(res.mode),
+                        quote(&res.type_name),
+                        quote(&res.name)
+                    ),
+                    rng.clone(),
+                ));
+            }
         }
         let self_ref = match source {
             Some(Referenceable::Resource(s)) => s == res,
@@ -442,5 +449,44 @@ impl InstanceData<'_> {
                 rng,
             ));
         }
+    }
+}
+
+/// OpenTofu's `candidateSuggestion`: the one hint for an undeclared
+/// resource is a block of another mode with the same type and name (the
+/// `data.` or `ephemeral.` prefix forgotten, or added by mistake); other
+/// modes are tried in OpenTofu's order.
+fn other_mode_suggestion(module: &configs::module::Module, res: &Resource) -> String {
+    use addrs::ResourceMode::{Data, Ephemeral, Managed};
+    let others = match res.mode {
+        Managed => [Data, Ephemeral],
+        Data => [Managed, Ephemeral],
+        Ephemeral => [Managed, Data],
+    };
+    others
+        .into_iter()
+        .map(|mode| Resource {
+            mode,
+            ..res.clone()
+        })
+        .find(|candidate| module.resource(candidate).is_some())
+        .map(|candidate| {
+            let block = match candidate.mode {
+                Managed => "resource",
+                Data => "data",
+                Ephemeral => "ephemeral",
+            };
+            format!("\n\nDid you mean the {block} resource {candidate}?")
+        })
+        .unwrap_or_default()
+}
+
+/// `managed`, `data` or `ephemeral`: how OpenTofu's reference checks name a
+/// resource's mode.
+fn mode_adjective(mode: addrs::ResourceMode) -> &'static str {
+    match mode {
+        addrs::ResourceMode::Managed => "managed",
+        addrs::ResourceMode::Data => "data",
+        addrs::ResourceMode::Ephemeral => "ephemeral",
     }
 }

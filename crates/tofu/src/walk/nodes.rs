@@ -778,7 +778,12 @@ fn check(
     };
     for info in instances {
         let data = walk.data(state, cfg, info.addr.clone(), Repetition::default());
-        let scope = data.scope();
+        let mut scope = data.scope();
+        // The check's own scoped data block is readable from its asserts
+        // only (validateCheckRule's sourceReference).
+        scope.source_addr = Some(Referenceable::Check(addrs::Check {
+            name: name.to_string(),
+        }));
         let mut d = Diagnostics::new();
         check_rules(
             walk,
