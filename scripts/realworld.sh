@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The published-modules check (issue 14): `../shared/tools/realworld` run on
+# the release binary over the module repositories in `../shared/realworld`,
+# with a filesystem mirror of stand-in providers built by its `mirror.py`
+# (which reads each root's requirements with `terraform providers`). Every
+# check must pass: run.sh exits 1 on any failure, and so does this script.
+#
+# Skips, saying so, and exits 0 when ../shared's realworld trees or tools,
+# python3 or terraform are absent (a fresh clone on its own has none).
+#
+#   scripts/realworld.sh            SHARED=/path/to/shared overrides ../shared
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SHARED=${SHARED:-$ROOT/../shared}
+skip() {
+  echo "realworld: skipped: $1"
+  exit 0
+}
+[ -d "$SHARED/tools/realworld" ] || skip "$SHARED/tools/realworld is absent"
+[ -d "$SHARED/realworld" ] || skip "$SHARED/realworld is absent"
+command -v python3 >/dev/null || skip "python3 is not on PATH"
+command -v terraform >/dev/null || skip "terraform is not on PATH (mirror.py needs it)"
+
+cargo build --release -p command --bin tofu-rs
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 "$SHARED/tools/realworld/mirror.py" "$SHARED/realworld" "$work/mirror"
+TF_CLI_CONFIG_FILE="$work/mirror/cli.tfrc" \
+  "$SHARED/tools/realworld/run.sh" "$ROOT/target/release/tofu-rs" "$SHARED/realworld" \
+  | grep -v '^PARITY'
