@@ -9,6 +9,7 @@ pub mod ast;
 pub mod body;
 mod content_native;
 pub mod diagnostic;
+pub mod go_quote;
 pub mod ident;
 pub mod json;
 pub mod native;
@@ -25,6 +26,7 @@ pub use body::{
     Attribute, AttributeSchema, Block, BlockHeaderSchema, Body, BodyContent, BodySchema, Label,
 };
 pub use diagnostic::{has_errors, Diagnostic, Diagnostics, Severity};
+pub use go_quote::{go_is_print, go_quote, go_quote_bytes};
 pub use ident::valid_identifier;
 pub use pos::{Pos, Range, SourceFile};
 

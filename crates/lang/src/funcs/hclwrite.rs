@@ -175,21 +175,7 @@ fn escape_quoted(s: &str) -> String {
     buf
 }
 
-/// Go's `unicode.IsPrint`, approximated as cty's quoting approximates it:
-/// graphic characters and the ASCII space; not controls, other spaces or
-/// format characters.
-fn go_is_print(c: char) -> bool {
-    if c == ' ' {
-        return true;
-    }
-    if c.is_control() || c.is_whitespace() {
-        return false;
-    }
-    !matches!(c as u32,
-        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E
-        | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB | 0xE000..=0xF8FF
-        | 0xE0000..=0xE007F | 0xF0000..=0x10FFFF)
-}
+use hclsyntax::go_is_print;
 
 /// One line for formatting, as token index ranges: `lead` up to the `=`
 /// of a single-line attribute, `assign` from it (empty when there is
