@@ -104,33 +104,53 @@ fn uuid_fn() -> Function {
 }
 
 /// google/uuid `Parse`, with its error texts.
+/// google/uuid's `Parse`, on the string's bytes as Go indexes them (a
+/// multi-byte character is several bytes and never a hex digit): the
+/// canonical form, `urn:uuid:` before it, braces around it (not checked,
+/// as Go does not), or 32 hex digits.
 fn parse_uuid(s: &str) -> Result<uuid::Uuid, String> {
-    let body = match s.len() {
-        36 => s,
+    let b = s.as_bytes();
+    let body: &[u8] = match b.len() {
+        36 => b,
         45 => {
-            if !s[..9].eq_ignore_ascii_case("urn:uuid:") {
+            let (prefix, rest) = b.split_at(9);
+            if !prefix.eq_ignore_ascii_case(b"urn:uuid:") {
                 return Err(format!(
                     "invalid urn prefix: {}",
-                    cty::format::go_quote(&s[..9])
+                    hclsyntax::go_quote_bytes(prefix)
                 ));
             }
-            &s[9..]
+            rest
         }
-        38 => &s[1..37],
-        32 => s,
+        38 => &b[1..],
+        32 => return uuid_from_hex_pairs(b, (0..16).map(|i| i * 2)),
         n => return Err(format!("invalid UUID length: {n}")),
     };
-    if body.len() == 36 {
-        let b = body.as_bytes();
-        if b[8] != b'-' || b[13] != b'-' || b[18] != b'-' || b[23] != b'-' {
-            return Err("invalid UUID format".into());
-        }
-    }
-    let hexes: String = body.chars().filter(|c| *c != '-').collect();
-    if hexes.len() != 32 || !hexes.chars().all(|c| c.is_ascii_hexdigit()) {
+    if [8, 13, 18, 23].iter().any(|&i| body.get(i) != Some(&b'-')) {
         return Err("invalid UUID format".into());
     }
-    uuid::Uuid::parse_str(&hexes).map_err(|_| "invalid UUID format".to_string())
+    const PAIRS: [usize; 16] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+    uuid_from_hex_pairs(body, PAIRS.into_iter())
+}
+
+/// The sixteen bytes of a UUID from the hex digit pairs starting at
+/// `starts`.
+fn uuid_from_hex_pairs(
+    b: &[u8],
+    starts: impl Iterator<Item = usize>,
+) -> Result<uuid::Uuid, String> {
+    let hex = |c: u8| (c as char).to_digit(16);
+    let mut bytes = [0u8; 16];
+    for (out, i) in bytes.iter_mut().zip(starts) {
+        let (Some(hi), Some(lo)) = (
+            b.get(i).copied().and_then(hex),
+            b.get(i + 1).copied().and_then(hex),
+        ) else {
+            return Err("invalid UUID format".into());
+        };
+        *out = (hi * 16 + lo) as u8;
+    }
+    Ok(uuid::Uuid::from_bytes(bytes))
 }
 
 fn uuidv5_fn() -> Function {
@@ -337,6 +357,68 @@ mod tests {
             e.message(),
             "uuidv5() doesn't support namespace tada (invalid UUID length: 4)"
         );
+    }
+
+    /// Namespaces parsed on bytes as google/uuid does (answers recorded from
+    /// terraform 1.11 console): a multi-byte character once made the parser
+    /// slice inside it and abort the process.
+    #[test]
+    fn uuidv5_namespace_forms_and_multibyte_input() {
+        let same = "05b16a01-46c6-56dd-bd6e-c6dfb4a1427a";
+        for ns in [
+            "URN:UUID:6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+            "{6ba7b810-9dad-11d1-80b4-00c04fd430c8}",
+            "x6ba7b810-9dad-11d1-80b4-00c04fd430c8y",
+            "6ba7b8109dad11d180b400c04fd430c8",
+        ] {
+            assert_eq!(ok("uuidv5", &[ns, "x"]), same, "{ns}");
+        }
+        let err = |ns: &str| {
+            call("uuidv5", vec![Value::string(ns), Value::string("x")])
+                .unwrap_err()
+                .message()
+                .to_string()
+        };
+        let cases = [
+            (
+                "éabcdefghijklmnopqrstuvwxyzabcdefghij",
+                "invalid UUID format",
+            ),
+            (
+                "abcdefghijklmnopqrstuvwxyzabcdefghijé",
+                "invalid UUID format",
+            ),
+            ("6ba7b8109dad11d180b400c04fd430é", "invalid UUID format"),
+            (
+                "6ba7b810-9dad-11d1-80b4-00c04fd430cg",
+                "invalid UUID format",
+            ),
+            (
+                "6ba7b810_9dad-11d1-80b4-00c04fd430c8",
+                "invalid UUID format",
+            ),
+            (
+                "é6ba7b810-9dad-11d1-80b4-00c04fd430c}",
+                "invalid UUID format",
+            ),
+            (
+                "urn:uuié6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+                "invalid urn prefix: \"urn:uuié\"",
+            ),
+            // The prefix ends inside a character: its bytes are escaped.
+            (
+                "urn:uuiXé6ba7b810-9dad-11d1-80b4-00c04fd430c",
+                "invalid urn prefix: \"urn:uuiX\\xc3\"",
+            ),
+            ("short", "invalid UUID length: 5"),
+        ];
+        for (ns, want) in cases {
+            assert_eq!(
+                err(ns),
+                format!("uuidv5() doesn't support namespace {ns} ({want})"),
+                "{ns}"
+            );
+        }
     }
 
     #[test]
