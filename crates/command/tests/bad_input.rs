@@ -102,3 +102,75 @@ fn fifty_megabyte_file() {
     text.push_str("resource \"terraform_data\" {\n");
     assert_rejected("main.tf", text.as_bytes());
 }
+
+/// Function calls that once aborted the whole process (issue 16): a
+/// `uuidv5` namespace with a multi-byte character (the parser sliced inside
+/// it) and a YAML document whose aliases expand to 9^9 leaves (printing or
+/// walking the value needed gigabytes). Each is an error from `validate`,
+/// `plan-lite` and `console`, with the reference's message.
+#[test]
+fn function_inputs_that_aborted() {
+    let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..=9 {
+        let p = i - 1;
+        let refs = vec![format!("*a{p}"); 9].join(", ");
+        bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let cases = [
+        (
+            format!("uuidv5(\"é{}\", \"x\")", "a".repeat(36)),
+            "(invalid UUID format)",
+        ),
+        (
+            "yamldecode(file(\"bomb.yaml\"))".to_string(),
+            "yaml: document contains excessive aliasing",
+        ),
+    ];
+    for (expr, want) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bomb.yaml"), &bomb).unwrap();
+        std::fs::write(
+            dir.path().join("main.tf"),
+            format!("output \"o\" {{\n  value = {expr}\n}}\n"),
+        )
+        .unwrap();
+        for args in [&["validate"][..], &["plan-lite"][..]] {
+            let (code, _, stderr) = run(dir.path(), args);
+            assert_eq!(code, 1, "{expr} {args:?}:\n{stderr}");
+            assert!(flat(&stderr).contains(want), "{expr} {args:?}:\n{stderr}");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_tofu-rs"))
+            .arg("console")
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .expect("stdin piped")
+                    .write_all(expr.as_bytes())?;
+                child.wait_with_output()
+            })
+            .expect("run tofu-rs console");
+        let stderr = flat(&String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.code().is_some(),
+            "{expr}: console died of a signal"
+        );
+        assert!(stderr.contains(want), "{expr}: console:\n{stderr}");
+    }
+}
+
+/// A diagnostic's words on one line: the box's borders and line breaks
+/// removed.
+fn flat(text: &str) -> String {
+    text.replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -564,11 +564,32 @@ fn resolve_scalar(s: &str, style: TScalarStyle, tag: Option<String>) -> Result<R
 struct Decoder<'a> {
     parser: Parser<std::str::Chars<'a>>,
     src: &'a str,
-    anchors: HashMap<usize, Value>,
+    /// Each anchor's value and the number of nodes it expands to.
+    anchors: HashMap<usize, (Value, u64)>,
     depth: usize,
+    /// Nodes of the document as its aliases expand it, and how many of
+    /// them came from alias expansion (go-yaml v3's `decodeCount` and
+    /// `aliasCount`).
+    decode_count: u64,
+    alias_count: u64,
 }
 
 const MAX_DEPTH: usize = 1000;
+
+/// The share of a document's expanded nodes that may come from aliases
+/// (go-yaml v3's `allowedAliasRatio`): 99% up to 400,000 nodes, falling
+/// to 10% at 4,000,000. A value shares an alias's nodes, so decoding is
+/// cheap, but printing, converting or walking the value expands them: nine
+/// levels of nine aliases are 9^9 leaves, which exhausted memory.
+fn allowed_alias_ratio(decode_count: u64) -> f64 {
+    const LOW: u64 = 400_000;
+    const HIGH: u64 = 4_000_000;
+    match decode_count {
+        n if n <= LOW => 0.99,
+        n if n >= HIGH => 0.10,
+        n => 0.99 - 0.89 * ((n - LOW) as f64 / (HIGH - LOW) as f64),
+    }
+}
 
 fn yaml_err(src: &str, e: &yaml_rust2::ScanError) -> FnError {
     let m = e.marker();
@@ -600,30 +621,49 @@ impl Decoder<'_> {
             .map_err(|e| yaml_err(self.src, &e))
     }
 
-    fn remember(&mut self, anchor: usize, v: &Value) {
+    fn remember(&mut self, anchor: usize, v: &Value, first_node: u64) {
         if anchor > 0 {
-            self.anchors.insert(anchor, v.clone());
+            let size = self.decode_count - first_node;
+            self.anchors.insert(anchor, (v.clone(), size));
         }
+    }
+
+    /// An alias: the anchored value again, counted as the nodes it expands
+    /// to; a document whose expansion is mostly aliases is refused, as
+    /// go-yaml v3 refuses it, before anything expands it.
+    fn alias(&mut self, id: usize) -> Result<Value, FnError> {
+        let Some((v, size)) = self.anchors.get(&id).cloned() else {
+            return Ok(Value::null(Type::Dynamic));
+        };
+        self.decode_count = self.decode_count.saturating_add(size);
+        self.alias_count = self.alias_count.saturating_add(size);
+        if self.alias_count > 100
+            && self.decode_count > 1000
+            && self.alias_count as f64 / self.decode_count as f64
+                > allowed_alias_ratio(self.decode_count)
+        {
+            return Err(FnError::general(
+                "yaml: document contains excessive aliasing",
+            ));
+        }
+        Ok(v)
     }
 
     /// Decodes the node starting with `ev`; `Ok(None)` for a merge key.
     fn node(&mut self, ev: Event) -> Result<Option<Value>, FnError> {
+        let first_node = self.decode_count;
+        self.decode_count += 1;
         match ev {
             Event::Scalar(s, style, anchor, tag) => {
                 match resolve_scalar(&s, style, full_tag(&tag))? {
                     Resolved::Value(v) => {
-                        self.remember(anchor, &v);
+                        self.remember(anchor, &v, first_node);
                         Ok(Some(v))
                     }
                     Resolved::Merge => Ok(None),
                 }
             }
-            Event::Alias(id) => Ok(Some(
-                self.anchors
-                    .get(&id)
-                    .cloned()
-                    .unwrap_or_else(|| Value::null(Type::Dynamic)),
-            )),
+            Event::Alias(id) => self.alias(id).map(Some),
             Event::SequenceStart(anchor, tag) => {
                 if let Some(t) = full_tag(&tag) {
                     if t != format!("{TAG_PREFIX}seq") {
@@ -642,7 +682,7 @@ impl Decoder<'_> {
                 }
                 self.depth -= 1;
                 let v = Value::tuple(elems);
-                self.remember(anchor, &v);
+                self.remember(anchor, &v, first_node);
                 Ok(Some(v))
             }
             Event::MappingStart(anchor, tag) => {
@@ -698,7 +738,7 @@ impl Decoder<'_> {
                 }
                 self.depth -= 1;
                 let v = Value::object(attrs);
-                self.remember(anchor, &v);
+                self.remember(anchor, &v, first_node);
                 Ok(Some(v))
             }
             _ => Err(FnError::general(
@@ -723,6 +763,8 @@ pub(crate) fn yaml_decode(src: &str) -> Result<Value, FnError> {
         src,
         anchors: HashMap::new(),
         depth: 0,
+        decode_count: 0,
+        alias_count: 0,
     };
     let mut ev = d.next()?;
     if matches!(ev, Event::StreamStart) {
@@ -974,6 +1016,46 @@ mod tests {
         assert!(dec_err("a: [").starts_with("on line "));
         let deep = "[".repeat(5000);
         assert!(call("yamldecode", vec![st(&deep)]).is_err());
+    }
+
+    /// Nine levels of nine aliases: 9^9 leaves once expanded. Decoding
+    /// shared them, but printing the value aborted on a 2 GB allocation
+    /// (terraform 1.11 runs out of memory); go-yaml v3's alias ratio
+    /// refuses it.
+    #[test]
+    fn excessive_aliasing_is_refused() {
+        let mut doc = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..=9 {
+            let p = i - 1;
+            doc.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        assert_eq!(dec_err(&doc), "yaml: document contains excessive aliasing");
+    }
+
+    /// An anchor of about a thousand nodes: fifty aliases of it are 98% of
+    /// the document, which go-yaml v3 allows; two hundred are 99.5%, which
+    /// it refuses.
+    #[test]
+    fn alias_ratio_boundary() {
+        let items: Vec<String> = (0..499).map(|i| format!("k{i}: v")).collect();
+        let doc = |aliases: usize| {
+            let mut d = format!("base: &b {{{}}}\nuses:\n", items.join(", "));
+            for _ in 0..aliases {
+                d.push_str("  - *b\n");
+            }
+            d
+        };
+        let v = dec(&doc(50));
+        assert_eq!(v.get_attr("uses").unwrap().as_elements().unwrap().len(), 50);
+        assert_eq!(
+            dec_err(&doc(200)),
+            "yaml: document contains excessive aliasing"
+        );
+        // A few aliases of a small anchor are never counted against it.
+        let small = dec("a: &x {k: 1}\nb: *x\nc: *x\n");
+        assert_eq!(small.get_attr("c"), small.get_attr("a"));
     }
 
     #[test]
