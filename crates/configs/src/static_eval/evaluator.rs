@@ -72,7 +72,7 @@ impl StaticEvaluator {
     /// functions) are refused before anything is evaluated. With errors the
     /// value is `Value::dynamic()`.
     pub fn evaluate(&self, expr: &Expr, ident: &StaticIdentifier) -> (Value, Diagnostics) {
-        let data = StaticScopeData::new(self, vec![ident.clone()]);
+        let data = StaticScopeData::new(self, ident.clone());
         data.evaluate(expr)
     }
 
@@ -121,7 +121,7 @@ impl StaticEvaluator {
         traversals: &[Traversal],
         ident: &StaticIdentifier,
     ) -> (EvalContext<'static>, Diagnostics) {
-        let data = StaticScopeData::new(self, vec![ident.clone()]);
+        let data = StaticScopeData::new(self, ident.clone());
         let scope = Scope::new(&data, self.functions.clone());
         let (refs, mut diags) = scope.references(traversals);
         if has_errors(&diags) {
@@ -147,7 +147,7 @@ impl StaticEvaluator {
         if has_errors(&diags) {
             return (out, diags);
         }
-        let data = StaticScopeData::new(self, vec![ident.clone()]);
+        let data = StaticScopeData::new(self, ident.clone());
         let mut exprs = Vec::new();
         for a in &attrs {
             exprs.extend(a.expr.variables());
@@ -183,7 +183,7 @@ impl StaticEvaluator {
         match self.variables.get(name) {
             Some(var) => {
                 let ident = self.identifier(format!("var.{name}"), var.decl_range.clone());
-                StaticScopeData::new(self, vec![ident]).input_variable(var)
+                StaticScopeData::new(self, ident).input_variable(var)
             }
             None => (Value::dynamic(), Vec::new()),
         }

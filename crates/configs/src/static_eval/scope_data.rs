@@ -2,6 +2,9 @@
 //! are allowed, how locals and variables resolve, cycle detection through
 //! the stack of identifiers being computed, and the "depends on" chain.
 
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
 use addrs::{
     CountAttr, ForEachAttr, InputVariable, LocalValue, ModuleCall, PathAttr, Reference,
     Referenceable, Resource, TerraformAttr,
@@ -16,23 +19,41 @@ use super::identifier::StaticIdentifier;
 use super::variable_value::final_variable_value;
 use crate::named_values::Variable;
 
-/// The evaluator and what is being computed (outermost first); the last
-/// identifier is what the references being resolved are "required by".
+/// The evaluator and what is being computed: `ident`, required by the
+/// scopes that made this one. The names on that chain are kept in one set
+/// shared along it (a nested scope adds its own and takes it out when
+/// dropped), so that a chain of 20,000 locals neither copies its stack at
+/// every level nor searches it.
 pub(super) struct StaticScopeData<'e> {
     eval: &'e StaticEvaluator,
-    stack: Vec<StaticIdentifier>,
+    ident: StaticIdentifier,
+    /// `ident` as text, as the chain's set holds it.
+    name: String,
+    chain: Arc<Mutex<HashSet<String>>>,
 }
 
+/// How much stack a level of static evaluation may need before the next is
+/// given a fresh segment, and the size of that segment. A chain of locals
+/// recurses once per link: Go's growable stacks evaluate any length, and
+/// so does this, on segments of the heap.
+const STACK_RED_ZONE: usize = 256 * 1024;
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
 impl<'e> StaticScopeData<'e> {
-    pub(super) fn new(eval: &'e StaticEvaluator, stack: Vec<StaticIdentifier>) -> Self {
-        debug_assert!(!stack.is_empty(), "a static scope computes something");
-        StaticScopeData { eval, stack }
+    /// The outermost scope, computing `ident`.
+    pub(super) fn new(eval: &'e StaticEvaluator, ident: StaticIdentifier) -> Self {
+        let name = ident.to_string();
+        let chain = Arc::new(Mutex::new(HashSet::from([name.clone()])));
+        StaticScopeData {
+            eval,
+            ident,
+            name,
+            chain,
+        }
     }
 
     fn top(&self) -> &StaticIdentifier {
-        self.stack
-            .last()
-            .expect("a static scope's stack is never empty")
+        &self.ident
     }
 
     /// Evaluates `expr` with references resolved through this scope.
@@ -78,18 +99,20 @@ impl<'e> StaticScopeData<'e> {
     /// if `ident` is already being computed.
     fn nested(&self, ident: &StaticIdentifier) -> Result<StaticScopeData<'e>, Diagnostics> {
         let name = ident.to_string();
-        if self.stack.iter().any(|f| f.to_string() == name) {
+        let mut chain = self.chain.lock().unwrap_or_else(|e| e.into_inner());
+        if !chain.insert(name.clone()) {
             return Err(vec![Diagnostic::error(
                 CIRCULAR,
                 format!("{name} is self referential"),
                 ident.decl_range.clone(),
             )]);
         }
-        let mut stack = self.stack.clone();
-        stack.push(ident.clone());
+        drop(chain);
         Ok(StaticScopeData {
             eval: self.eval,
-            stack,
+            ident: ident.clone(),
+            name,
+            chain: Arc::clone(&self.chain),
         })
     }
 
@@ -118,6 +141,15 @@ impl<'e> StaticScopeData<'e> {
         let computed = final_variable_value(var, given, diags);
         self.eval.store(key, &computed);
         computed
+    }
+}
+
+/// Leaving a scope takes its name off the chain (the outermost scope's
+/// set goes with it).
+impl Drop for StaticScopeData<'_> {
+    fn drop(&mut self) {
+        let mut chain = self.chain.lock().unwrap_or_else(|e| e.into_inner());
+        chain.remove(&self.name);
     }
 }
 
@@ -195,7 +227,9 @@ impl Data for StaticScopeData<'_> {
         let (val, diags) = match self.eval.cached(&key) {
             Some(c) => c,
             None => {
-                let computed = nested.evaluate(&local.expr);
+                let computed = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                    nested.evaluate(&local.expr)
+                });
                 self.eval.store(key, &computed);
                 computed
             }

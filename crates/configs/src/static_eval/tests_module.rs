@@ -329,3 +329,43 @@ fn corpus_error_file_markers() {
         .as_ref();
     assert!(instances.is_some_and(|i| i.is_empty()));
 }
+
+/// A chain of 20,000 locals in a module source (issue 16): one recursion
+/// per link overflowed the stack, and the identifier stack was copied at
+/// every level. OpenTofu's growable stacks evaluate it; so does this. A
+/// long cycle is still found, and reported at its links.
+#[test]
+fn twenty_thousand_locals_in_a_module_source() {
+    const LINKS: usize = 20_000;
+    let mut src = String::from("locals {\n  l0 = \"./m\"\n");
+    for i in 1..=LINKS {
+        src.push_str(&format!("  l{i} = local.l{}\n", i - 1));
+    }
+    src.push_str(&format!(
+        "}}\nmodule \"m\" {{\n  source = local.l{LINKS}\n}}\n"
+    ));
+    let (mut m, diags) = module(&[("main.tf", &src)]);
+    assert!(diags.is_empty(), "{diags:?}");
+    let diags = m.with_static_call(root_call(&[]));
+    assert!(diags.is_empty(), "{:?}", diags.first());
+    assert_eq!(source_of(&m, "m").as_deref(), Some("./m"));
+
+    // A cycle of 5,000 (each link also reports the link it depends on,
+    // so the diagnostics grow with the square of its length).
+    const CYCLE: usize = 5_000;
+    let mut cyclic = format!("locals {{\n  l0 = local.l{CYCLE}\n");
+    for i in 1..=CYCLE {
+        cyclic.push_str(&format!("  l{i} = local.l{}\n", i - 1));
+    }
+    cyclic.push_str(&format!(
+        "}}\nmodule \"m\" {{\n  source = local.l{CYCLE}\n}}\n"
+    ));
+    let (mut m, diags) = module(&[("main.tf", &cyclic)]);
+    assert!(diags.is_empty(), "{diags:?}");
+    let diags = m.with_static_call(root_call(&[]));
+    assert!(
+        diags.iter().any(|d| d.summary == "Circular reference"),
+        "{:?}",
+        diags.first()
+    );
+}
