@@ -270,7 +270,9 @@ pub fn expect(object: &Object, context: &Context) -> Expectation {
             // validate walk too, so count/each are refused there.
             let assert_gap = "tofu-rs neither validates nor plans the references of a check block's assert (OpenTofu: validateCheckRule in the validate walk)";
             match (block, object.kind) {
-                ("assert", Kind::SelfRef) => rejected(errors).gap(self_gap),
+                ("assert", Kind::SelfRef) => rejected(errors).gap(
+                    "tofu-rs accepts self in a check assert; OpenTofu's validateCheckRule loses putSelfValue's diagnostic and HCL says Unknown variable",
+                ),
                 ("assert", _) if !errors.is_empty() => rejected(errors).gap(assert_gap),
                 (_, Kind::SelfRef) if !self_ok => rejected(errors).gap(self_gap),
                 _ if errors.is_empty() => accepted(),
