@@ -103,15 +103,6 @@ fn rejected_by_plan(errors: Vec<Error>) -> Expectation {
 }
 
 impl Expectation {
-    /// A gap only when the rule expects something of the plan alone.
-    fn gap_if(self, reason: &'static str) -> Expectation {
-        if self.plan_only {
-            self.gap(reason)
-        } else {
-            self
-        }
-    }
-
     fn gap(self, reason: &'static str) -> Expectation {
         Expectation {
             known_gap: Some(reason),
@@ -195,21 +186,14 @@ pub fn expect(object: &Object, context: &Context) -> Expectation {
                 // (internal/tofu/node_module_variable.go:214): validate
                 // gives module call arguments unknown count/each data, so
                 // only the plan refuses them.
-                "module_argument" if object.kind != Kind::SelfRef => {
-                    rejected_by_plan(errors).gap_if(
-                        "tofu-rs validate refuses count/each in a non-repeated module call's arguments; OpenTofu's validate accepts them (unknown repetition data) and only its plan refuses",
-                    )
-                }
-                // A check's asserts are evaluated by the plan only
-                // (nodeCheckAssert has nothing to do in the validate walk).
+                "module_argument" if object.kind != Kind::SelfRef => rejected_by_plan(errors),
+                // A check's error message is validated with its condition
+                // (validateCheckRule, in the validate walk too).
                 "check_error_message" if object.kind == Kind::SelfRef => {
                     rejected(vec![unknown_self()]).gap(
-                        "tofu-rs accepts self in a check assert; OpenTofu's validateCheckRule loses putSelfValue's diagnostic and HCL says Unknown variable",
+                        "tofu-rs says Invalid \"self\" reference where OpenTofu's validateCheckRule loses putSelfValue's diagnostic and HCL says Unknown variable",
                     )
                 }
-                "check_error_message" if !errors.is_empty() => rejected(errors).gap(
-                    "tofu-rs neither validates nor plans the references of a check block's assert (OpenTofu: validateCheckRule in the validate walk)",
-                ),
                 // evalVariableValidations evaluates without static
                 // validation: self is HCL's unknown variable.
                 "variable_validation" if object.kind == Kind::SelfRef => {
@@ -267,13 +251,9 @@ pub fn expect(object: &Object, context: &Context) -> Expectation {
             let self_gap = "tofu-rs says Invalid \"self\" reference where OpenTofu's evaluation loses that diagnostic and HCL says Unknown variable";
             // nodeCheckAssert.Execute (internal/tofu/node_check.go:181)
             // builds the evaluation context of every assert in the
-            // validate walk too, so count/each are refused there.
-            let assert_gap = "tofu-rs neither validates nor plans the references of a check block's assert (OpenTofu: validateCheckRule in the validate walk)";
+            // validate walk too, so count/each are refused there, as errors.
             match (block, object.kind) {
-                ("assert", Kind::SelfRef) => rejected(errors).gap(
-                    "tofu-rs accepts self in a check assert; OpenTofu's validateCheckRule loses putSelfValue's diagnostic and HCL says Unknown variable",
-                ),
-                ("assert", _) if !errors.is_empty() => rejected(errors).gap(assert_gap),
+                ("assert", Kind::SelfRef) => rejected(errors).gap(self_gap),
                 (_, Kind::SelfRef) if !self_ok => rejected(errors).gap(self_gap),
                 _ if errors.is_empty() => accepted(),
                 _ => rejected(errors),

@@ -127,12 +127,19 @@ fn module_variable_value(
     let arg = walk.call_args.argument(&parent_path, call, &decl.name);
     let (given, range) = match arg {
         Some(attr) => {
-            let data = walk.data(
-                state,
-                parent_cfg,
-                parent_instance(&info.addr),
-                info.repetition.clone(),
-            );
+            // evalModuleVariable's validateOnly: the instance's repetition
+            // data is not tracked in validate, so count.index and each.*
+            // are all unknown there (even for a call that sets neither;
+            // the plan refuses those).
+            let repetition = match walk.mode {
+                Mode::Validate => Repetition {
+                    count_index: Some(Value::unknown(Type::Number)),
+                    each_key: Some(Value::unknown(Type::String)),
+                    each_value: Some(Value::dynamic()),
+                },
+                _ => info.repetition.clone(),
+            };
+            let data = walk.data(state, parent_cfg, parent_instance(&info.addr), repetition);
             let (v, d) = data.scope().eval_expr(&attr.expr, &Type::Dynamic);
             let failed = has_errors(&d);
             diags.extend(d);
@@ -784,16 +791,36 @@ fn check(
         scope.source_addr = Some(Referenceable::Check(addrs::Check {
             name: name.to_string(),
         }));
+        // validateCheckRule: the references of each assert's condition and
+        // error message are checked first, and what is wrong there is an
+        // error of the configuration, in validate and plan alike.
+        let mut valid = Vec::new();
+        for rule in &c.asserts {
+            let exprs = rule.condition.iter().chain(rule.error_message.iter());
+            let mut d = Diagnostics::new();
+            let mut refs = Vec::new();
+            for expr in exprs {
+                let (r, more) = scope.references_in_expr(expr);
+                refs.extend(r);
+                d.extend(more);
+            }
+            if !has_errors(&d) {
+                d.extend(scope.eval_context(&refs).1);
+            }
+            if has_errors(&d) {
+                out.diags.extend(d);
+            } else {
+                valid.push(rule.clone());
+            }
+        }
+        // The validate walk stops there (nodeCheckAssert without
+        // executeChecks); a plan evaluates the asserts, and what they find
+        // is a warning: checks never block a plan.
+        if walk.mode == Mode::Validate {
+            continue;
+        }
         let mut d = Diagnostics::new();
-        check_rules(
-            walk,
-            &scope,
-            &c.asserts,
-            "Check block assertion failed",
-            &mut d,
-        );
-        // Everything a check block finds is a warning: checks never block
-        // a plan.
+        check_rules(walk, &scope, &valid, "Check block assertion failed", &mut d);
         for mut diag in d {
             diag.severity = hclsyntax::Severity::Warning;
             out.diags.push(diag);
