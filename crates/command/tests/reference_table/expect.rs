@@ -102,15 +102,6 @@ fn rejected_by_plan(errors: Vec<Error>) -> Expectation {
     }
 }
 
-impl Expectation {
-    fn gap(self, reason: &'static str) -> Expectation {
-        Expectation {
-            known_gap: Some(reason),
-            ..self
-        }
-    }
-}
-
 /// HCL's own error for a variable the evaluation context lacks: OpenTofu
 /// reports it for `self` where the reference is not statically validated
 /// first, because `Scope.EvalContext` drops `putSelfValue`'s diagnostic
@@ -187,19 +178,13 @@ pub fn expect(object: &Object, context: &Context) -> Expectation {
                 // gives module call arguments unknown count/each data, so
                 // only the plan refuses them.
                 "module_argument" if object.kind != Kind::SelfRef => rejected_by_plan(errors),
-                // A check's error message is validated with its condition
-                // (validateCheckRule, in the validate walk too).
+                // validateCheckRule evaluates a check's error message in
+                // the context even when static validation refused it, so
+                // self is reported twice (internal/tofu/eval_conditions.go).
+                // A variable validation skips the rule instead
+                // (evalVariableValidations), so it is reported once.
                 "check_error_message" if object.kind == Kind::SelfRef => {
-                    rejected(vec![unknown_self()]).gap(
-                        "tofu-rs says Invalid \"self\" reference where OpenTofu's validateCheckRule loses putSelfValue's diagnostic and HCL says Unknown variable",
-                    )
-                }
-                // evalVariableValidations evaluates without static
-                // validation: self is HCL's unknown variable.
-                "variable_validation" if object.kind == Kind::SelfRef => {
-                    rejected(vec![unknown_self()]).gap(
-                        "tofu-rs says Invalid \"self\" reference where OpenTofu's evaluation loses that diagnostic and HCL says Unknown variable",
-                    )
+                    rejected(vec![invalid_self(), unknown_self()])
                 }
                 _ if errors.is_empty() => accepted(),
                 _ => rejected(errors),
@@ -235,28 +220,21 @@ pub fn expect(object: &Object, context: &Context) -> Expectation {
                 }
                 return rejected_at_load(errors);
             }
-            // Conditions are evaluated (validateCheckRules,
-            // internal/tofu/node_resource_validate.go:575), not statically
-            // validated first.
-            let errors: Vec<Error> = expression_errors(object, false, false, self_ok)
-                .into_iter()
-                .map(|e| {
-                    if e.summary == invalid_self().summary {
-                        unknown_self()
-                    } else {
-                        e
-                    }
-                })
-                .collect();
-            let self_gap = "tofu-rs says Invalid \"self\" reference where OpenTofu's evaluation loses that diagnostic and HCL says Unknown variable";
-            // nodeCheckAssert.Execute (internal/tofu/node_check.go:181)
-            // builds the evaluation context of every assert in the
-            // validate walk too, so count/each are refused there, as errors.
-            match (block, object.kind) {
-                ("assert", Kind::SelfRef) => rejected(errors).gap(self_gap),
-                (_, Kind::SelfRef) if !self_ok => rejected(errors).gap(self_gap),
-                _ if errors.is_empty() => accepted(),
-                _ => rejected(errors),
+            // Conditions are evaluated in their context even when static
+            // validation refused it (validate's evaluateExpr,
+            // internal/tofu/node_resource_validate.go, and evalCheckRule):
+            // self where it is not available is also HCL's unknown
+            // variable. A check's condition is not evaluated by validate
+            // (nodeCheckAssert without executeChecks), so it is reported
+            // once there.
+            let mut errors = expression_errors(object, false, false, self_ok);
+            if object.kind == Kind::SelfRef && !self_ok && block != "assert" {
+                errors.push(unknown_self());
+            }
+            if errors.is_empty() {
+                accepted()
+            } else {
+                rejected(errors)
             }
         }
         Place::MovedFrom | Place::RemovedFrom | Place::ImportTo => address(object, context.place),
@@ -311,20 +289,6 @@ pub fn console_context() -> Context {
 /// Where terraform v1.11 knowingly says something else than OpenTofu,
 /// with the OpenTofu source that decides.
 pub fn terraform_differs(object: &Object, context: &Context) -> Option<&'static str> {
-    let self_evaluated = object.kind == Kind::SelfRef
-        && matches!(
-            context.name,
-            "check_error_message"
-                | "check_condition"
-                | "variable_validation"
-                | "precondition"
-                | "output_precondition"
-        );
-    if self_evaluated {
-        // terraform keeps putSelfValue's diagnostic and also reports
-        // HCL's; OpenTofu drops it (internal/lang/eval.go:377).
-        return Some("self where only evaluation checks it");
-    }
     if context.name == "removed_from" {
         // OpenTofu's removed block is its own (internal/addrs/
         // remove_endpoint.go, internal/configs/removed.go): other texts

@@ -211,6 +211,20 @@ fn module_variable_value(
 }
 
 /// Outcome of a condition: `None` when it passed or could not be decided.
+/// A condition as OpenTofu's `evalCheckRule` (and validate's
+/// `evaluateExpr`) evaluates it: in the context built from its references
+/// even when building it failed, so that a reference the failed context
+/// lacks is HCL's "Unknown variable" as well (`self` where it is not
+/// available is reported twice, as OpenTofu reports it).
+fn eval_condition(scope: &Scope<'_>, cond: &hclsyntax::Expr) -> (Value, Diagnostics) {
+    let (refs, mut diags) = scope.references_in_expr(cond);
+    let (ctx, more) = scope.eval_context(&refs);
+    diags.extend(more);
+    let (value, more) = lang::eval_expr(cond, &ctx);
+    diags.extend(more);
+    (value, diags)
+}
+
 fn failed_condition(
     walk: &Walk<'_>,
     scope: &Scope<'_>,
@@ -220,7 +234,7 @@ fn failed_condition(
     null_detail: &str,
 ) -> Option<String> {
     let cond = rule.condition.as_ref()?;
-    let (result, d) = scope.eval_expr(cond, &Type::Dynamic);
+    let (result, d) = eval_condition(scope, cond);
     let failed = has_errors(&d);
     diags.extend(d);
     deprecation::check_expr(walk, &result, cond);
@@ -291,6 +305,23 @@ fn validate_variable_rule(
     arg_range: Option<&Range>,
     diags: &mut Diagnostics,
 ) {
+    // evalVariableValidations builds one context for the condition and the
+    // error message, and skips the rule when that fails (so, unlike other
+    // conditions, nothing is reported twice).
+    let mut refs = Vec::new();
+    let mut context_diags = Diagnostics::new();
+    for expr in rule.condition.iter().chain(rule.error_message.iter()) {
+        let (r, d) = scope.references_in_expr(expr);
+        refs.extend(r);
+        context_diags.extend(d);
+    }
+    if !has_errors(&context_diags) {
+        context_diags.extend(scope.eval_context(&refs).1);
+    }
+    if has_errors(&context_diags) {
+        diags.extend(context_diags);
+        return;
+    }
     let Some(message) = failed_condition(
         walk,
         scope,
@@ -804,14 +835,32 @@ fn check(
                 refs.extend(r);
                 d.extend(more);
             }
-            if !has_errors(&d) {
-                d.extend(scope.eval_context(&refs).1);
-            }
             if has_errors(&d) {
                 out.diags.extend(d);
-            } else {
-                valid.push(rule.clone());
+                continue;
             }
+            let (ctx, more) = scope.eval_context(&refs);
+            d.extend(more);
+            if !has_errors(&d) {
+                valid.push(rule.clone());
+                continue;
+            }
+            // The failed context is used all the same: validateCheckRule
+            // evaluates the error message in it, and a plan's
+            // evalCheckRule the condition, so what it lacks is HCL's
+            // "Unknown variable" as well.
+            let evaluated = match walk.mode {
+                Mode::Validate => rule.error_message.iter().collect::<Vec<_>>(),
+                _ => rule
+                    .error_message
+                    .iter()
+                    .chain(rule.condition.iter())
+                    .collect(),
+            };
+            for expr in evaluated {
+                d.extend(lang::eval_expr(expr, &ctx).1);
+            }
+            out.diags.extend(d);
         }
         // The validate walk stops there (nodeCheckAssert without
         // executeChecks); a plan evaluates the asserts, and what they find
