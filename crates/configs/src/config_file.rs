@@ -43,6 +43,17 @@ pub struct ConfigFile {
     pub checks: Vec<Check>,
 }
 
+impl ConfigFile {
+    /// Takes the file's resource blocks of every mode: managed, then data,
+    /// then ephemeral.
+    pub fn take_resources(&mut self) -> impl Iterator<Item = Resource> {
+        std::mem::take(&mut self.managed_resources)
+            .into_iter()
+            .chain(std::mem::take(&mut self.data_resources))
+            .chain(std::mem::take(&mut self.ephemeral_resources))
+    }
+}
+
 fn file_schema() -> BodySchema {
     BodySchema::new(
         &[],

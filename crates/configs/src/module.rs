@@ -220,7 +220,9 @@ impl Module {
         (module, diags)
     }
 
-    fn append_file(&mut self, file: ConfigFile) -> Diagnostics {
+    fn append_file(&mut self, mut file: ConfigFile) -> Diagnostics {
+        // Taken first: the loops below move the file's other fields.
+        let resources: Vec<Resource> = file.take_resources().collect();
         let mut diags = Diagnostics::new();
         self.core_version_constraints
             .extend(file.core_version_constraints);
@@ -370,12 +372,7 @@ impl Module {
             self.module_calls.insert(mc.name.clone(), Box::new(mc));
         }
 
-        let declared = file
-            .managed_resources
-            .into_iter()
-            .chain(file.data_resources)
-            .chain(file.ephemeral_resources);
-        for r in declared {
+        for r in resources {
             if let Some(existing) = self.resources.get(&r.addr()) {
                 diags.push(duplicate_resource(existing, &r, ""));
                 continue;
@@ -432,7 +429,9 @@ impl Module {
         diags
     }
 
-    fn merge_file(&mut self, file: ConfigFile) -> Diagnostics {
+    fn merge_file(&mut self, mut file: ConfigFile) -> Diagnostics {
+        // Taken first: the loops below move the file's other fields.
+        let resources: Vec<Resource> = file.take_resources().collect();
         let mut diags = Diagnostics::new();
         let mut backends = file.backends.into_iter();
         if let Some(first) = backends.next() {
@@ -560,12 +559,7 @@ impl Module {
                 )),
             }
         }
-        let overriding = file
-            .managed_resources
-            .into_iter()
-            .chain(file.data_resources)
-            .chain(file.ephemeral_resources);
-        for r in overriding {
+        for r in resources {
             match self.resources.get_mut(&r.addr()) {
                 Some(existing) => diags.extend(existing.merge(&r)),
                 None => diags.push(missing_resource_to_override(&r)),

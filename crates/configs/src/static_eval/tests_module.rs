@@ -337,13 +337,7 @@ fn corpus_error_file_markers() {
 #[test]
 fn twenty_thousand_locals_in_a_module_source() {
     const LINKS: usize = 20_000;
-    let mut src = String::from("locals {\n  l0 = \"./m\"\n");
-    for i in 1..=LINKS {
-        src.push_str(&format!("  l{i} = local.l{}\n", i - 1));
-    }
-    src.push_str(&format!(
-        "}}\nmodule \"m\" {{\n  source = local.l{LINKS}\n}}\n"
-    ));
+    let src = chain_of_locals(LINKS, "\"./m\"");
     let (mut m, diags) = module(&[("main.tf", &src)]);
     assert!(diags.is_empty(), "{diags:?}");
     let diags = m.with_static_call(root_call(&[]));
@@ -353,13 +347,7 @@ fn twenty_thousand_locals_in_a_module_source() {
     // A cycle of 5,000 (each link also reports the link it depends on,
     // so the diagnostics grow with the square of its length).
     const CYCLE: usize = 5_000;
-    let mut cyclic = format!("locals {{\n  l0 = local.l{CYCLE}\n");
-    for i in 1..=CYCLE {
-        cyclic.push_str(&format!("  l{i} = local.l{}\n", i - 1));
-    }
-    cyclic.push_str(&format!(
-        "}}\nmodule \"m\" {{\n  source = local.l{CYCLE}\n}}\n"
-    ));
+    let cyclic = chain_of_locals(CYCLE, &format!("local.l{CYCLE}"));
     let (mut m, diags) = module(&[("main.tf", &cyclic)]);
     assert!(diags.is_empty(), "{diags:?}");
     let diags = m.with_static_call(root_call(&[]));
@@ -368,4 +356,17 @@ fn twenty_thousand_locals_in_a_module_source() {
         "{:?}",
         diags.first()
     );
+}
+
+/// `l0 = FIRST`, `l1 = local.l0`, ... `lN = local.l(N-1)`, and a module
+/// whose source is `local.lN`.
+fn chain_of_locals(links: usize, first: &str) -> String {
+    let mut src = format!("locals {{\n  l0 = {first}\n");
+    for i in 1..=links {
+        src.push_str(&format!("  l{i} = local.l{}\n", i - 1));
+    }
+    src.push_str(&format!(
+        "}}\nmodule \"m\" {{\n  source = local.l{links}\n}}\n"
+    ));
+    src
 }
