@@ -5,6 +5,7 @@
 pub mod backend;
 pub mod cli;
 pub mod commands;
+pub mod crash;
 pub mod flags;
 pub mod go_duration;
 pub mod interrupt;

@@ -8,6 +8,7 @@ use mimalloc::MiMalloc;
 static GLOBAL: MiMalloc = MiMalloc;
 
 fn main() {
+    command::crash::install_hook();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = command::run(&args);
     std::process::exit(code);
