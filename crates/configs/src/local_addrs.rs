@@ -212,15 +212,9 @@ fn resource_under_module(
                 mode = ResourceMode::Ephemeral;
                 remain = &remain[1..];
             }
-            "resource" => remain = &remain[1..],
-            "count" | "each" | "local" | "module" | "path" | "self" | "terraform" | "var"
-            | "template" | "lazy" | "arg" => {
-                return Err(err(
-                    "Invalid address",
-                    format!("The keyword \"{root}\" is reserved and cannot be used to target a resource address. If you are targeting a resource type that uses a reserved keyword, please prefix your address with \"resource.\"."),
-                    span(remain),
-                ))
-            }
+            // OpenTofu reserves no other first word in an address (no
+            // `resource.` prefix either, unlike terraform): `var.v` is the
+            // managed resource of type "var".
             _ => {}
         }
     }
@@ -242,7 +236,7 @@ fn resource_under_module(
             let detail = match mode {
                 ResourceMode::Managed => "A resource type name is required.",
                 ResourceMode::Data => "A data source name is required.",
-                ResourceMode::Ephemeral => "An ephemeral resource type name is required.",
+                ResourceMode::Ephemeral => "An ephemeral resource name is required.",
             };
             return Err(err("Invalid address", detail, (*r).clone()));
         }
@@ -445,4 +439,54 @@ fn resource_ref(mode: ResourceMode, es: &[Elem<'_>]) -> Result<RefSubject, Diagn
         type_name,
         name,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn target(text: &str) -> Result<TargetAddr, Diagnostics> {
+        let (t, diags) =
+            hclsyntax::native::parse_traversal_abs(text, "main.tf", hclsyntax::Pos::START);
+        assert!(diags.is_empty(), "{text}: {diags:?}");
+        parse_target(&t.expect("a traversal"))
+    }
+
+    /// OpenTofu's parseResourceInstanceUnderModule reserves no first word
+    /// (terraform refuses count, each, var, ... and takes a `resource.`
+    /// prefix): every other name is a managed resource type.
+    #[test]
+    fn no_reserved_first_words() {
+        for (text, type_name, name) in [
+            ("var.v", "var", "v"),
+            ("local.l", "local", "l"),
+            ("count.index", "count", "index"),
+            ("each.key", "each", "key"),
+            ("path.module", "path", "module"),
+            ("terraform.workspace", "terraform", "workspace"),
+            ("template.t", "template", "t"),
+            ("resource.a", "resource", "a"),
+        ] {
+            let Ok(TargetAddr::Resource(r)) = target(text) else {
+                panic!("{text}: {:?}", target(text));
+            };
+            assert_eq!(
+                (r.mode, r.type_name.as_str(), r.name.as_str()),
+                (ResourceMode::Managed, type_name, name),
+                "{text}"
+            );
+        }
+        // `resource.a.b` is type "resource", name "a" and a step too many.
+        let diags = target("resource.a.b").unwrap_err();
+        assert_eq!(
+            diags[0].detail,
+            "Resource instance key must be given in square brackets."
+        );
+    }
+
+    #[test]
+    fn ephemeral_without_type_name() {
+        let diags = target("ephemeral[0].a").unwrap_err();
+        assert_eq!(diags[0].detail, "An ephemeral resource name is required.");
+    }
 }
