@@ -128,8 +128,12 @@ fn instance_key(l: &Literal) -> Result<InstanceKey, String> {
     }
 }
 
-/// `parseModuleInstancePrefix`: the module path and what follows it.
-fn module_prefix<'a>(es: &'a [Elem<'a>]) -> Result<(Vec<ModuleStep>, &'a [Elem<'a>]), Diagnostics> {
+/// `parseModuleInstancePrefix` (`keys`) or `parseModulePrefix` (no
+/// instance keys): the module path and what follows it.
+fn module_prefix<'a>(
+    es: &'a [Elem<'a>],
+    keys: bool,
+) -> Result<(Vec<ModuleStep>, &'a [Elem<'a>]), Diagnostics> {
     let mut remain = es;
     let mut path = Vec::new();
     while let Some(first) = remain.first() {
@@ -167,6 +171,13 @@ fn module_prefix<'a>(es: &'a [Elem<'a>]) -> Result<(Vec<ModuleStep>, &'a [Elem<'
         };
         remain = &remain[1..];
         let mut key = InstanceKey::None;
+        if let (false, Some(Elem::Index(_, r))) = (keys, remain.first()) {
+            return Err(err(
+                "Module instance address with keys is not allowed",
+                "Module address cannot be a module instance (e.g. \"module.a[0]\"), it must be a module instead (e.g. \"module.a\").",
+                (*r).clone(),
+            ));
+        }
         if let Some(Elem::Index(l, r)) = remain.first() {
             key = match l {
                 Literal::String(s) => InstanceKey::Str(s.clone()),
@@ -195,11 +206,11 @@ fn module_prefix<'a>(es: &'a [Elem<'a>]) -> Result<(Vec<ModuleStep>, &'a [Elem<'
     Ok((path, remain))
 }
 
-/// `parseResourceInstanceUnderModule`.
-fn resource_under_module(
-    module: Vec<ModuleStep>,
-    es: &[Elem<'_>],
-) -> Result<ResourceInstanceAddr, Diagnostics> {
+/// `parseResourceTypeAndName` after the mode prefix: the mode, type and
+/// name, and the steps after them.
+fn resource_type_and_name<'a>(
+    es: &'a [Elem<'a>],
+) -> Result<(ResourceMode, String, String, &'a [Elem<'a>]), Diagnostics> {
     let mut remain = es;
     let mut mode = ResourceMode::Managed;
     if let Some(Elem::Name(root, _)) = remain.first() {
@@ -212,15 +223,9 @@ fn resource_under_module(
                 mode = ResourceMode::Ephemeral;
                 remain = &remain[1..];
             }
-            "resource" => remain = &remain[1..],
-            "count" | "each" | "local" | "module" | "path" | "self" | "terraform" | "var"
-            | "template" | "lazy" | "arg" => {
-                return Err(err(
-                    "Invalid address",
-                    format!("The keyword \"{root}\" is reserved and cannot be used to target a resource address. If you are targeting a resource type that uses a reserved keyword, please prefix your address with \"resource.\"."),
-                    span(remain),
-                ))
-            }
+            // OpenTofu reserves no other first word in an address (no
+            // `resource.` prefix either, unlike terraform): `var.v` is the
+            // managed resource of type "var".
             _ => {}
         }
     }
@@ -242,7 +247,7 @@ fn resource_under_module(
             let detail = match mode {
                 ResourceMode::Managed => "A resource type name is required.",
                 ResourceMode::Data => "A data source name is required.",
-                ResourceMode::Ephemeral => "An ephemeral resource type name is required.",
+                ResourceMode::Ephemeral => "An ephemeral resource name is required.",
             };
             return Err(err("Invalid address", detail, (*r).clone()));
         }
@@ -257,7 +262,15 @@ fn resource_under_module(
             ))
         }
     };
-    let remain = &remain[2..];
+    Ok((mode, type_name, name, &remain[2..]))
+}
+
+/// `parseResourceInstanceUnderModule`.
+fn resource_under_module(
+    module: Vec<ModuleStep>,
+    es: &[Elem<'_>],
+) -> Result<ResourceInstanceAddr, Diagnostics> {
+    let (mode, type_name, name, remain) = resource_type_and_name(es)?;
     let key = match remain {
         [] => InstanceKey::None,
         [Elem::Index(l, r)] => instance_key(l).map_err(|e| {
@@ -295,11 +308,43 @@ fn resource_under_module(
 /// resource (instance) under one.
 pub fn parse_target(t: &Traversal) -> Result<TargetAddr, Diagnostics> {
     let es = elems(t);
-    let (path, remain) = module_prefix(&es)?;
+    let (path, remain) = module_prefix(&es, true)?;
     if remain.is_empty() {
         return Ok(TargetAddr::Module(path));
     }
     resource_under_module(path, remain).map(TargetAddr::Resource)
+}
+
+/// `ParseRemoveEndpoint` (internal/addrs/remove_endpoint.go) up to its
+/// mode checks: a module, or a resource under one, neither with instance
+/// keys (`parseModulePrefix`, `parseResourceUnderModule`). Any one step
+/// after the resource name counts as a key, an attribute step too.
+pub fn parse_config_removable(t: &Traversal) -> Result<TargetAddr, Diagnostics> {
+    let es = elems(t);
+    let (module, remain) = module_prefix(&es, false)?;
+    if remain.is_empty() {
+        return Ok(TargetAddr::Module(module));
+    }
+    let (mode, type_name, name, remain) = resource_type_and_name(remain)?;
+    match remain {
+        [] => Ok(TargetAddr::Resource(ResourceInstanceAddr {
+            module,
+            mode,
+            type_name,
+            name,
+            key: InstanceKey::None,
+        })),
+        [only] => Err(err(
+            "Resource instance address with keys is not allowed",
+            "Resource address cannot be a resource instance (e.g. \"null_resource.a[0]\"), it must be a resource instead (e.g. \"null_resource.a\").",
+            elem_range(only).clone(),
+        )),
+        [_, second, ..] => Err(err(
+            "Invalid address",
+            "Unexpected extra operators after address.",
+            elem_range(second).clone(),
+        )),
+    }
 }
 
 /// `ParseAbsResourceInstance`.
@@ -445,4 +490,54 @@ fn resource_ref(mode: ResourceMode, es: &[Elem<'_>]) -> Result<RefSubject, Diagn
         type_name,
         name,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn target(text: &str) -> Result<TargetAddr, Diagnostics> {
+        let (t, diags) =
+            hclsyntax::native::parse_traversal_abs(text, "main.tf", hclsyntax::Pos::START);
+        assert!(diags.is_empty(), "{text}: {diags:?}");
+        parse_target(&t.expect("a traversal"))
+    }
+
+    /// OpenTofu's parseResourceInstanceUnderModule reserves no first word
+    /// (terraform refuses count, each, var, ... and takes a `resource.`
+    /// prefix): every other name is a managed resource type.
+    #[test]
+    fn no_reserved_first_words() {
+        for (text, type_name, name) in [
+            ("var.v", "var", "v"),
+            ("local.l", "local", "l"),
+            ("count.index", "count", "index"),
+            ("each.key", "each", "key"),
+            ("path.module", "path", "module"),
+            ("terraform.workspace", "terraform", "workspace"),
+            ("template.t", "template", "t"),
+            ("resource.a", "resource", "a"),
+        ] {
+            let Ok(TargetAddr::Resource(r)) = target(text) else {
+                panic!("{text}: {:?}", target(text));
+            };
+            assert_eq!(
+                (r.mode, r.type_name.as_str(), r.name.as_str()),
+                (ResourceMode::Managed, type_name, name),
+                "{text}"
+            );
+        }
+        // `resource.a.b` is type "resource", name "a" and a step too many.
+        let diags = target("resource.a.b").unwrap_err();
+        assert_eq!(
+            diags[0].detail,
+            "Resource instance key must be given in square brackets."
+        );
+    }
+
+    #[test]
+    fn ephemeral_without_type_name() {
+        let diags = target("ephemeral[0].a").unwrap_err();
+        assert_eq!(diags[0].detail, "An ephemeral resource name is required.");
+    }
 }

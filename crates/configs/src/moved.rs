@@ -52,16 +52,22 @@ pub fn decode_moved_block(block: &Block) -> (Moved, Diagnostics) {
         }
     }
 
-    // Ephemeral resources have no state to move.
+    // `MoveEndpoint.SubjectAllowed` (internal/addrs/move_endpoint.go):
+    // ephemeral resources have no state to move, and a nil endpoint (the
+    // argument missing or not parsed) is not allowed either, so OpenTofu
+    // adds this error after every refused address.
     for (arg, addr) in [("from", &moved.from), ("to", &moved.to)] {
-        if let Some(TargetAddr::Resource(r)) = addr {
-            if r.mode == ResourceMode::Ephemeral {
-                diags.push(Diagnostic::error(
-                    "Invalid \"moved\" address",
-                    format!("The resource referenced by the \"{arg}\" attribute is not allowed to be moved."),
-                    moved.decl_range.clone(),
-                ));
-            }
+        let allowed = match addr {
+            None => false,
+            Some(TargetAddr::Resource(r)) => r.mode != ResourceMode::Ephemeral,
+            Some(TargetAddr::Module(_)) => true,
+        };
+        if !allowed {
+            diags.push(Diagnostic::error(
+                "Invalid \"moved\" address",
+                format!("The resource referenced by the \"{arg}\" attribute is not allowed to be moved."),
+                moved.decl_range.clone(),
+            ));
         }
     }
 
@@ -133,6 +139,39 @@ mod tests {
         );
     }
 
+    /// A `from` that does not parse leaves OpenTofu's `moved.From` nil,
+    /// and `SubjectAllowed` refuses nil: two errors.
+    #[test]
+    fn unparsed_from_is_not_movable() {
+        for (from, first) in [
+            ("self", "Resource specification must include a resource type and name."),
+            ("a.b.c", "Resource instance key must be given in square brackets."),
+            ("a.b[*].c", "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here."),
+        ] {
+            let (m, diags) = decode(&format!("moved {{\n  from = {from}\n  to   = a.c\n}}\n"));
+            assert!(m.from.is_none());
+            let details: Vec<_> = diags.iter().map(|d| d.detail.as_str()).collect();
+            assert_eq!(
+                details,
+                [
+                    first,
+                    "The resource referenced by the \"from\" attribute is not allowed to be moved."
+                ],
+                "{from}"
+            );
+            let at = diags[1].subject.as_ref().unwrap();
+            assert_eq!((at.start.line, at.start.column, at.end.column), (1, 1, 6));
+        }
+    }
+
+    /// OpenTofu reserves no first word: `var.v` is a resource of type var.
+    #[test]
+    fn no_reserved_words() {
+        let (m, diags) = decode("moved {\n  from = count.index\n  to   = var.v\n}\n");
+        assert!(diags.is_empty(), "{diags:?}");
+        assert!(matches!(m.from, Some(TargetAddr::Resource(_))));
+    }
+
     #[test]
     fn missing_to() {
         let (_, diags) = decode("moved {\n  from = a.b\n}\n");
@@ -141,5 +180,11 @@ mod tests {
             diags[0].detail,
             "The argument \"to\" is required, but no definition was found."
         );
+        // The missing endpoint is nil, which SubjectAllowed refuses.
+        assert_eq!(
+            diags[1].detail,
+            "The resource referenced by the \"to\" attribute is not allowed to be moved."
+        );
+        assert_eq!(diags.len(), 2);
     }
 }

@@ -3,12 +3,10 @@
 //! optional destroy-time provisioners.
 
 use hclsyntax::static_expr::abs_traversal;
-use hclsyntax::{
-    has_errors, Block, BodySchema, Diagnostic, Diagnostics, Range, StepKind, Traversal,
-};
+use hclsyntax::{has_errors, Block, BodySchema, Diagnostic, Diagnostics, Range, Traversal};
 
 use crate::decode_value::decode_bool;
-use crate::local_addrs::{parse_target, InstanceKey, TargetAddr};
+use crate::local_addrs::{parse_config_removable, TargetAddr};
 use crate::provisioner::{decode_provisioner_block, Provisioner, ProvisionerWhen};
 use crate::resource::ResourceMode;
 
@@ -29,46 +27,23 @@ fn removed_schema() -> BodySchema {
     BodySchema::new(&["from"], &[("lifecycle", &[]), ("provisioner", &["type"])]).require(&["from"])
 }
 
-/// `ParseRemoveEndpoint`: like a move endpoint, without instance keys and
-/// not a data source.
+/// `ParseRemoveEndpoint` (internal/addrs/remove_endpoint.go): a module or
+/// a resource, without instance keys, neither a data source nor an
+/// ephemeral resource.
 fn parse_remove_endpoint(t: &Traversal) -> Result<TargetAddr, Diagnostics> {
-    // Module instance keys are refused where they appear: after
-    // `module.<name>` in the module prefix.
-    let names: Vec<Option<&str>> = std::iter::once(Some(t.root.as_str()))
-        .chain(t.steps.iter().map(|s| match &s.kind {
-            StepKind::Attr(n) => Some(n.as_str()),
-            StepKind::Index(_) => None,
-        }))
-        .collect();
-    let mut i = 0;
-    while names.get(i) == Some(&Some("module")) && matches!(names.get(i + 1), Some(Some(_))) {
-        i += 2;
-        if names.get(i) == Some(&None) {
-            return Err(vec![Diagnostic::error(
-                "Module instance keys not allowed",
-                "Module address must be a module (e.g. \"module.foo\"), not a module instance (e.g. \"module.foo[1]\").",
-                t.steps[i - 1].range.clone(),
-            )]);
-        }
-    }
-    let addr = parse_target(t)?;
+    let addr = parse_config_removable(t)?;
     if let TargetAddr::Resource(r) = &addr {
-        if r.key != InstanceKey::None {
-            let last = t
-                .steps
-                .last()
-                .map(|s| s.range.clone())
-                .unwrap_or_else(|| t.range());
-            return Err(vec![Diagnostic::error(
-                "Resource instance keys not allowed",
-                "Resource address must be a resource (e.g. \"test_instance.foo\"), not a resource instance (e.g. \"test_instance.foo[1]\").",
-                last,
-            )]);
-        }
         if r.mode == ResourceMode::Data {
             return Err(vec![Diagnostic::error(
                 "Data source address is not allowed",
-                "Data sources cannot be destroyed, and therefore, 'removed' blocks are not allowed to target them. To remove data sources from the state, you can remove the data source block from the configuration.",
+                "Data sources cannot be destroyed, and therefore, 'removed' blocks are not allowed to target them. To remove data sources from the state, you should remove the data source block from the configuration.",
+                t.range(),
+            )]);
+        }
+        if r.mode == ResourceMode::Ephemeral {
+            return Err(vec![Diagnostic::error(
+                "Ephemeral resource address is not allowed",
+                "Ephemeral resources cannot be destroyed, and therefore, 'removed' blocks are not allowed to target them. To remove ephemeral resources from the state, you should remove the ephemeral resource block from the configuration.",
                 t.range(),
             )]);
         }
@@ -198,18 +173,57 @@ mod tests {
         assert!(!diags[0].is_error());
     }
 
+    /// The first error and its columns (all on line 2).
+    fn refused(from: &str) -> (String, String, u32, u32) {
+        let (_, diags) = decode(&format!(
+            "removed {{\n  from = {from}\n  lifecycle {{\n    destroy = false\n  }}\n}}\n"
+        ));
+        let d = &diags[0];
+        let r = d.subject.as_ref().unwrap();
+        assert_eq!((r.start.line, r.end.line), (2, 2), "{from}");
+        (
+            d.summary.clone(),
+            d.detail.clone(),
+            r.start.column,
+            r.end.column,
+        )
+    }
+
+    /// ParseRemoveEndpoint's texts and ranges (internal/addrs/
+    /// remove_endpoint.go, module.go's parseModulePrefix, parse_target.go's
+    /// parseResourceUnderModule).
     #[test]
-    fn refuses_data_and_instances() {
-        let (_, diags) = decode(
-            "removed {\n  from = data.test.foo\n  lifecycle {\n    destroy = false\n  }\n}\n",
-        );
-        assert_eq!(diags[0].summary, "Data source address is not allowed");
-        let (_, diags) =
-            decode("removed {\n  from = test.foo[0]\n  lifecycle {\n    destroy = false\n  }\n}\n");
-        assert_eq!(diags[0].summary, "Resource instance keys not allowed");
-        let (_, diags) =
-            decode("removed {\n  from = module.a[0]\n  lifecycle {\n    destroy = false\n  }\n}\n");
-        assert_eq!(diags[0].summary, "Module instance keys not allowed");
+    fn refuses_data_ephemeral_and_instances() {
+        let keys = "Resource address cannot be a resource instance (e.g. \"null_resource.a[0]\"), it must be a resource instead (e.g. \"null_resource.a\").";
+        for (from, summary, detail, columns) in [
+            (
+                "data.test.foo",
+                "Data source address is not allowed",
+                "Data sources cannot be destroyed, and therefore, 'removed' blocks are not allowed to target them. To remove data sources from the state, you should remove the data source block from the configuration.",
+                (10, 23),
+            ),
+            (
+                "ephemeral.test.foo",
+                "Ephemeral resource address is not allowed",
+                "Ephemeral resources cannot be destroyed, and therefore, 'removed' blocks are not allowed to target them. To remove ephemeral resources from the state, you should remove the ephemeral resource block from the configuration.",
+                (10, 28),
+            ),
+            ("test.foo[0]", "Resource instance address with keys is not allowed", keys, (18, 21)),
+            // Data sources are refused only once the address parsed.
+            ("data.test.foo[\"a\"]", "Resource instance address with keys is not allowed", keys, (23, 28)),
+            // Any one step after the name is taken for a key.
+            ("test.foo.id", "Resource instance address with keys is not allowed", keys, (18, 21)),
+            (
+                "module.a[0]",
+                "Module instance address with keys is not allowed",
+                "Module address cannot be a module instance (e.g. \"module.a[0]\"), it must be a module instead (e.g. \"module.a\").",
+                (18, 21),
+            ),
+            ("module.a.o", "Invalid address", "Resource specification must include a resource type and name.", (18, 20)),
+        ] {
+            let want = (summary.to_string(), detail.to_string(), columns.0, columns.1);
+            assert_eq!(refused(from), want, "{from}");
+        }
     }
 
     #[test]

@@ -13,6 +13,8 @@ use super::runner::{Diag, Span};
 pub enum At {
     /// The reference (or address) as written.
     Reference,
+    /// Characters `from..to` of the reference (a step of an address).
+    Within { from: u64, to: u64 },
     /// `@REF@ != null`: a whole condition expression.
     Condition,
     /// A fixed place in the generated file.
@@ -38,9 +40,9 @@ pub struct Expectation {
     /// `validate` accepts and only `plan` gives the errors (OpenTofu's
     /// validate walk gives unknown repetition data, or skips the place).
     pub plan_only: bool,
-    /// No rule is encoded for this address: `validate` is compared with
-    /// terraform's where terraform can run, else only checked to survive.
-    pub as_terraform: bool,
+    /// plan-lite is known to lack the plan-time check that gives the
+    /// (plan-only) errors: its plan is reported, not failed.
+    pub plan_gap: Option<&'static str>,
     /// tofu-rs is known to differ; the row is reported, not failed.
     pub known_gap: Option<&'static str>,
 }
@@ -54,6 +56,11 @@ impl Expectation {
                 detail: e.detail.clone(),
                 range: Some(match e.at {
                     At::Reference => reference,
+                    At::Within { from, to } => Span {
+                        column: reference.column + from,
+                        end_column: reference.column + to,
+                        ..reference
+                    },
                     // ` != null` follows the reference.
                     At::Condition => Span {
                         end_column: reference.end_column + 8,
@@ -79,7 +86,7 @@ fn rejected(errors: Vec<Error>) -> Expectation {
         errors,
         at_load: false,
         plan_only: false,
-        as_terraform: false,
+        plan_gap: None,
         known_gap: None,
     }
 }
@@ -241,35 +248,268 @@ pub fn expect(object: &Object, context: &Context) -> Expectation {
     }
 }
 
-/// `moved.from`, `removed.from`, `import.to`: the text is an address,
-/// parsed by addrs.ParseMoveEndpoint / ParseRemoveEndpoint /
-/// ParseAbsResourceInstance. The reserved first words are refused the
-/// same way everywhere (internal/addrs/parse_ref.go's keyword check);
-/// the rest is compared with terraform where it can run.
-fn address(object: &Object, place: Place) -> Expectation {
-    let reserved = |word: &str| {
-        error(
-            "Invalid address",
-            format!("The keyword \"{word}\" is reserved and cannot be used to target a resource address. If you are targeting a resource type that uses a reserved keyword, please prefix your address with \"resource.\"."),
-            At::Reference,
-        )
-    };
-    let first = match object.kind {
-        Kind::CountIndex => Some("count"),
-        Kind::EachKey | Kind::EachValue => Some("each"),
-        _ => None,
-    };
-    match (first, place) {
-        (Some(word), Place::MovedFrom | Place::RemovedFrom) => {
-            rejected_at_load(vec![reserved(word)])
-        }
-        _ => Expectation {
-            as_terraform: true,
-            at_load: true,
-            ..accepted()
-        },
+/// The declaring block's `DefRange` (its type keyword): where the moved
+/// block's own checks point.
+fn block_keyword(word: &str) -> At {
+    At::Fixed(Span {
+        line: 1,
+        column: 1,
+        end_line: 1,
+        end_column: 1 + word.len() as u64,
+    })
+}
+
+/// The last `part` of the address as written (`.o`, `[0]`): HCL's
+/// attribute steps start at their dot, index steps at their bracket.
+fn part(object: &Object, part: &str) -> At {
+    let from = object.text.rfind(part).expect("the part is in the address") as u64;
+    At::Within {
+        from,
+        to: from + part.chars().count() as u64,
     }
 }
+
+/// The trailing attribute step of a resource `Attribute` object.
+fn attribute_step(object: &Object) -> At {
+    let dot = object.text.rfind('.').expect("an attribute step");
+    part(object, &object.text[dot..])
+}
+
+/// The instance key step of a `module.x[k]` or resource instance object.
+fn key_step(object: &Object) -> At {
+    let open = object.text.rfind('[').expect("an index step");
+    part(object, &object.text[open..])
+}
+
+/// `hcl.AbsTraversalForExpr`: the splat and the function call are not
+/// traversals.
+fn not_a_traversal() -> Error {
+    error(
+        "Invalid expression",
+        "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.",
+        At::Reference,
+    )
+}
+
+/// `parseResourceTypeAndName` (internal/addrs/parse_target.go): a single
+/// name left after the module prefix (`self`, `module.m.o`'s `.o`).
+fn no_type_and_name(at: At) -> Error {
+    error(
+        "Invalid address",
+        "Resource specification must include a resource type and name.",
+        at,
+    )
+}
+
+/// `moved.from`, `removed.from`, `import.to`: the text is an address.
+///
+/// OpenTofu has no reserved first words in addresses: after the module
+/// prefix, `parseResourceInstanceUnderModule` and `parseResourceUnderModule`
+/// (internal/addrs/parse_target.go) take the first two names as a managed
+/// resource's type and name unless the first is `data` or `ephemeral`, so
+/// `var.v`, `local.l`, `count.index`, `each.key`, `path.module` and
+/// `terraform.workspace` are the (undeclared) managed resources of types
+/// `var`, `local`, `count`, ... Only `self` (one name) and the two names
+/// followed by an attribute step are refused.
+fn address(object: &Object, place: Place) -> Expectation {
+    match place {
+        Place::MovedFrom => moved_from(object),
+        Place::RemovedFrom => removed_from(object),
+        _ => import_to(object),
+    }
+}
+
+/// `decodeMovedBlock` (internal/configs/moved.go) with
+/// `ParseMoveEndpoint` (internal/addrs/move_endpoint.go). When `from`
+/// does not parse, `moved.From` stays nil and `SubjectAllowed` is false
+/// for nil (move_endpoint.go), so every refused `from` also gets the
+/// "not allowed to be moved" error at the block's keyword.
+fn moved_from(object: &Object) -> Expectation {
+    let not_movable = || {
+        error(
+            "Invalid \"moved\" address",
+            "The resource referenced by the \"from\" attribute is not allowed to be moved.",
+            block_keyword("moved"),
+        )
+    };
+    let parse_error = |e: Error| rejected_at_load(vec![e, not_movable()]);
+    match object.kind {
+        Kind::ModuleOutput => parse_error(no_type_and_name(part(object, ".o"))),
+        // A module instance and a resource cannot unify (MightUnifyWith).
+        Kind::ModuleCall | Kind::ModuleInstance => rejected_at_load(vec![error(
+            "Invalid \"moved\" addresses",
+            "The \"from\" and \"to\" addresses must either both refer to resources or both refer to modules.",
+            block_keyword("moved"),
+        )]),
+        Kind::Resource(_, Shape::Splat) | Kind::ProviderFunction => parse_error(not_a_traversal()),
+        Kind::Resource(_, Shape::Attribute) => parse_error(error(
+            "Invalid address",
+            "Resource instance key must be given in square brackets.",
+            attribute_step(object),
+        )),
+        Kind::Resource(Mode::Ephemeral, _) => rejected_at_load(vec![not_movable()]),
+        // ValidateMoves (internal/refactoring/move_validate.go), after the
+        // plan: the table declares the objects it moves from.
+        Kind::Resource(mode @ (Mode::Managed | Mode::Data), shape) => {
+            // movableObjectDeclRange: the resource block, or the count or
+            // for_each expression that declares the instance (line 7 is
+            // the first declaration after the five-line template).
+            let (noun, short, at) = match (mode, shape) {
+                (_, Shape::Whole) => ("resource", "resource", "7,1"),
+                (Mode::Managed, Shape::CountInstance) => ("resource instance", "instance", "11,11"),
+                (Mode::Managed, _) => ("resource instance", "instance", "15,14"),
+                (_, Shape::CountInstance) => ("resource instance", "instance", "14,13"),
+                _ => ("resource instance", "instance", "21,14"),
+            };
+            Expectation {
+                plan_gap: Some(PLAN_MOVES),
+                ..rejected_by_plan(vec![error(
+                    "Moved object still exists",
+                    format!(
+                        "This statement declares a move from {}, but that {noun} is still declared at main.tf:{at}.\n\nChange your configuration so that this {short} will be declared as terraform_data.moved_to instead.",
+                        object.text
+                    ),
+                    block_keyword("moved"),
+                )])
+            }
+        }
+        Kind::SelfRef => parse_error(no_type_and_name(At::Reference)),
+        // Managed resources of types var, local, count, each, path and
+        // terraform that nothing declares.
+        Kind::Variable
+        | Kind::Local
+        | Kind::CountIndex
+        | Kind::EachKey
+        | Kind::EachValue
+        | Kind::Path
+        | Kind::Workspace => accepted(),
+    }
+}
+
+/// `decodeRemovedBlock` (internal/configs/removed.go) with
+/// `ParseRemoveEndpoint` (internal/addrs/remove_endpoint.go): a module or
+/// resource without instance keys, never a data source or an ephemeral
+/// resource.
+fn removed_from(object: &Object) -> Expectation {
+    let keys = |at: At| {
+        rejected_at_load(vec![error(
+            "Resource instance address with keys is not allowed",
+            "Resource address cannot be a resource instance (e.g. \"null_resource.a[0]\"), it must be a resource instead (e.g. \"null_resource.a\").",
+            at,
+        )])
+    };
+    match object.kind {
+        Kind::ModuleOutput => rejected_at_load(vec![no_type_and_name(part(object, ".o"))]),
+        // validateRemoveStatements (internal/refactoring/
+        // remove_statement.go), when the plan starts.
+        Kind::ModuleCall => Expectation {
+            plan_gap: Some(PLAN_REMOVES),
+            ..rejected_by_plan(vec![error(
+                "Removed module block still exists",
+                "This statement declares a removal of the module module.m, but this module block still exists in the configuration. Please remove the module block.",
+                block_keyword("removed"),
+            )])
+        },
+        // parseModulePrefix (internal/addrs/module.go).
+        Kind::ModuleInstance => rejected_at_load(vec![error(
+            "Module instance address with keys is not allowed",
+            "Module address cannot be a module instance (e.g. \"module.a[0]\"), it must be a module instead (e.g. \"module.a\").",
+            key_step(object),
+        )]),
+        Kind::Resource(_, Shape::Splat) | Kind::ProviderFunction => {
+            rejected_at_load(vec![not_a_traversal()])
+        }
+        // parseResourceUnderModule: any one step after the name is taken
+        // for a key, an attribute step too.
+        Kind::Resource(_, Shape::Attribute) => keys(attribute_step(object)),
+        Kind::Resource(_, Shape::CountInstance | Shape::ForEachInstance) => keys(key_step(object)),
+        Kind::Resource(Mode::Data, Shape::Whole) => rejected_at_load(vec![error(
+            "Data source address is not allowed",
+            "Data sources cannot be destroyed, and therefore, 'removed' blocks are not allowed to target them. To remove data sources from the state, you should remove the data source block from the configuration.",
+            At::Reference,
+        )]),
+        Kind::Resource(Mode::Ephemeral, Shape::Whole) => rejected_at_load(vec![error(
+            "Ephemeral resource address is not allowed",
+            "Ephemeral resources cannot be destroyed, and therefore, 'removed' blocks are not allowed to target them. To remove ephemeral resources from the state, you should remove the ephemeral resource block from the configuration.",
+            At::Reference,
+        )]),
+        Kind::Resource(Mode::Managed, Shape::Whole) => Expectation {
+            plan_gap: Some(PLAN_REMOVES),
+            ..rejected_by_plan(vec![error(
+                "Removed resource block still exists",
+                "This statement declares a removal of the resource terraform_data.r, but this resource block still exists in the configuration. Please remove the resource block.",
+                block_keyword("removed"),
+            )])
+        },
+        Kind::SelfRef => rejected_at_load(vec![no_type_and_name(At::Reference)]),
+        Kind::Variable
+        | Kind::Local
+        | Kind::CountIndex
+        | Kind::EachKey
+        | Kind::EachValue
+        | Kind::Path
+        | Kind::Workspace => accepted(),
+    }
+}
+
+/// `decodeImportBlock` (internal/configs/import.go): `to` is an
+/// expression whose index keys may be dynamic (`absTraversalForImportToExpr`),
+/// then `ParseAbsResourceInstance` (internal/addrs/parse_target.go). Any
+/// resource mode parses; only the plan wants a managed resource the
+/// configuration declares (internal/tofu/context_plan.go:766).
+fn import_to(object: &Object) -> Expectation {
+    // The detail names the static address (ConfigResource): no key.
+    let missing_target = || {
+        Expectation {
+        plan_gap: Some(PLAN_IMPORTS),
+        ..rejected_by_plan(vec![error(
+            "Configuration for import target does not exist",
+            format!(
+                "The configuration for the given import {} does not exist. All target instances must have an associated configuration to be imported.",
+                object.text.split('[').next().unwrap_or(object.text)
+            ),
+            block_keyword("import"),
+        )])
+    }
+    };
+    match object.kind {
+        Kind::ModuleOutput => rejected_at_load(vec![no_type_and_name(part(object, ".o"))]),
+        Kind::ModuleCall | Kind::ModuleInstance => rejected_at_load(vec![error(
+            "Invalid address",
+            "A resource instance address is required here. The module path must be followed by a resource instance specification.",
+            At::Reference,
+        )]),
+        Kind::Resource(_, Shape::Splat) | Kind::ProviderFunction => rejected_at_load(vec![error(
+            "Invalid import address expression",
+            "Import address must be a reference to a resource's address, and only allows for indexing with dynamic keys. For example: module.my_module[expression1].aws_s3_bucket.my_buckets[expression2] for resources inside of modules, or simply aws_s3_bucket.my_bucket for a resource in the root module",
+            At::Reference,
+        )]),
+        Kind::Resource(_, Shape::Attribute) => rejected_at_load(vec![error(
+            "Invalid address",
+            "Resource instance key must be given in square brackets.",
+            attribute_step(object),
+        )]),
+        Kind::Resource(Mode::Managed, _) => accepted(),
+        Kind::Resource(Mode::Data | Mode::Ephemeral, _) => missing_target(),
+        Kind::SelfRef => rejected_at_load(vec![no_type_and_name(At::Reference)]),
+        Kind::Variable
+        | Kind::Local
+        | Kind::CountIndex
+        | Kind::EachKey
+        | Kind::EachValue
+        | Kind::Path
+        | Kind::Workspace => missing_target(),
+    }
+}
+
+/// plan-lite plans without state and runs none of OpenTofu's plan-time
+/// checks of the refactoring blocks: these rows' plan errors are
+/// reported as gaps (validate, graph and terraform are still compared).
+const PLAN_MOVES: &str = "plan-lite has no ValidateMoves (internal/refactoring/move_validate.go)";
+const PLAN_REMOVES: &str =
+    "plan-lite has no validateRemoveStatements (internal/refactoring/remove_statement.go)";
+const PLAN_IMPORTS: &str =
+    "plan-lite has no import target check (internal/tofu/context_plan.go:766)";
 
 /// The root module as `console` sees it: no count, each or self.
 pub fn console_context() -> Context {
@@ -292,17 +532,53 @@ pub fn terraform_differs(object: &Object, context: &Context) -> Option<&'static 
     if context.name == "removed_from" {
         // OpenTofu's removed block is its own (internal/addrs/
         // remove_endpoint.go, internal/configs/removed.go): other texts
-        // ("Data source address is not allowed", "Invalid address" for
-        // instance keys) than terraform's.
+        // ("Data source address is not allowed", "Resource instance
+        // address with keys is not allowed") than terraform's.
         return Some("OpenTofu's removed block");
+    }
+    if !matches!(context.name, "moved_from" | "import_to") {
+        return None;
+    }
+    let reserved_in_terraform = matches!(
+        object.kind,
+        Kind::Variable
+            | Kind::Local
+            | Kind::CountIndex
+            | Kind::EachKey
+            | Kind::EachValue
+            | Kind::Path
+            | Kind::Workspace
+            | Kind::SelfRef
+    );
+    if reserved_in_terraform {
+        // terraform refuses these first words as resource types ("The
+        // keyword ... is reserved"; `self` is a one-name address OpenTofu
+        // refuses with its own text); OpenTofu's
+        // parseResourceInstanceUnderModule (internal/addrs/
+        // parse_target.go:74) has no such check.
+        return Some("terraform's reserved keywords in addresses");
+    }
+    let unparsed = matches!(
+        object.kind,
+        Kind::ModuleOutput
+            | Kind::SelfRef
+            | Kind::ProviderFunction
+            | Kind::Resource(_, Shape::Splat | Shape::Attribute)
+    );
+    if context.name == "moved_from" && unparsed {
+        // OpenTofu's decodeMovedBlock also refuses the nil endpoint a
+        // failed parse leaves (internal/configs/moved.go:49,
+        // internal/addrs/move_endpoint.go:306 SubjectAllowed); terraform
+        // has no SubjectAllowed.
+        return Some("OpenTofu's SubjectAllowed of a nil moved.from");
     }
     let dynamic_in_import = matches!(
         object.kind,
-        Kind::ProviderFunction | Kind::Resource(Mode::Data | Mode::Managed, Shape::Splat)
+        Kind::ProviderFunction | Kind::Resource(_, Shape::Splat)
     );
     if context.name == "import_to" && dynamic_in_import {
         // OpenTofu parses import.to as an expression with dynamic keys
-        // (internal/configs/import.go:219, "Invalid import address
+        // (internal/configs/import.go:203, "Invalid import address
         // expression"); terraform wants a static traversal.
         return Some("OpenTofu's import.to expression");
     }
