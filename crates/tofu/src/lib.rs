@@ -8,6 +8,7 @@ pub mod deprecation;
 pub mod expand;
 pub mod graph;
 pub mod plans;
+pub mod refactoring;
 pub mod resources;
 pub mod walk;
 
@@ -81,6 +82,17 @@ pub fn plan_with_causes(
     if has_errors(&validated.diags) {
         let diags = deprecation::with_deprecations(validated.diags, &validation.deprecations);
         return (None, validation.values.attach(diags));
+    }
+    // Context.plan: the import targets, then the removed blocks, each
+    // stopping the plan with its errors.
+    for check in [refactoring::import_targets, refactoring::removed_statements] {
+        let found = check(config);
+        if has_errors(&found) {
+            let mut diags = validated.diags;
+            diags.extend(found);
+            let diags = deprecation::with_deprecations(diags, &validation.deprecations);
+            return (None, validation.values.attach(diags));
+        }
     }
     let mut walk = validation.into_mode(Mode::Plan);
     walk.root_values = variables.clone();

@@ -402,14 +402,11 @@ fn removed_from(object: &Object) -> Expectation {
         Kind::ModuleOutput => rejected_at_load(vec![no_type_and_name(part(object, ".o"))]),
         // validateRemoveStatements (internal/refactoring/
         // remove_statement.go), when the plan starts.
-        Kind::ModuleCall => Expectation {
-            plan_gap: Some(PLAN_REMOVES),
-            ..rejected_by_plan(vec![error(
-                "Removed module block still exists",
-                "This statement declares a removal of the module module.m, but this module block still exists in the configuration. Please remove the module block.",
-                block_keyword("removed"),
-            )])
-        },
+        Kind::ModuleCall => rejected_by_plan(vec![error(
+            "Removed module block still exists",
+            "This statement declares a removal of the module module.m, but this module block still exists in the configuration. Please remove the module block.",
+            block_keyword("removed"),
+        )]),
         // parseModulePrefix (internal/addrs/module.go).
         Kind::ModuleInstance => rejected_at_load(vec![error(
             "Module instance address with keys is not allowed",
@@ -433,14 +430,11 @@ fn removed_from(object: &Object) -> Expectation {
             "Ephemeral resources cannot be destroyed, and therefore, 'removed' blocks are not allowed to target them. To remove ephemeral resources from the state, you should remove the ephemeral resource block from the configuration.",
             At::Reference,
         )]),
-        Kind::Resource(Mode::Managed, Shape::Whole) => Expectation {
-            plan_gap: Some(PLAN_REMOVES),
-            ..rejected_by_plan(vec![error(
-                "Removed resource block still exists",
-                "This statement declares a removal of the resource terraform_data.r, but this resource block still exists in the configuration. Please remove the resource block.",
-                block_keyword("removed"),
-            )])
-        },
+        Kind::Resource(Mode::Managed, Shape::Whole) => rejected_by_plan(vec![error(
+            "Removed resource block still exists",
+            "This statement declares a removal of the resource terraform_data.r, but this resource block still exists in the configuration. Please remove the resource block.",
+            block_keyword("removed"),
+        )]),
         Kind::SelfRef => rejected_at_load(vec![no_type_and_name(At::Reference)]),
         Kind::Variable
         | Kind::Local
@@ -460,9 +454,7 @@ fn removed_from(object: &Object) -> Expectation {
 fn import_to(object: &Object) -> Expectation {
     // The detail names the static address (ConfigResource): no key.
     let missing_target = || {
-        Expectation {
-        plan_gap: Some(PLAN_IMPORTS),
-        ..rejected_by_plan(vec![error(
+        rejected_by_plan(vec![error(
             "Configuration for import target does not exist",
             format!(
                 "The configuration for the given import {} does not exist. All target instances must have an associated configuration to be imported.",
@@ -470,7 +462,6 @@ fn import_to(object: &Object) -> Expectation {
             ),
             block_keyword("import"),
         )])
-    }
     };
     match object.kind {
         Kind::ModuleOutput => rejected_at_load(vec![no_type_and_name(part(object, ".o"))]),
@@ -502,14 +493,11 @@ fn import_to(object: &Object) -> Expectation {
     }
 }
 
-/// plan-lite plans without state and runs none of OpenTofu's plan-time
-/// checks of the refactoring blocks: these rows' plan errors are
-/// reported as gaps (validate, graph and terraform are still compared).
+/// plan-lite does not yet run OpenTofu's `ValidateMoves` after its plan
+/// walk: these rows' plan errors are reported as gaps (validate, graph and
+/// terraform are still compared). plan-lite checks import targets and
+/// removed blocks (`tofu::refactoring`).
 const PLAN_MOVES: &str = "plan-lite has no ValidateMoves (internal/refactoring/move_validate.go)";
-const PLAN_REMOVES: &str =
-    "plan-lite has no validateRemoveStatements (internal/refactoring/remove_statement.go)";
-const PLAN_IMPORTS: &str =
-    "plan-lite has no import target check (internal/tofu/context_plan.go:766)";
 
 /// The root module as `console` sees it: no count, each or self.
 pub fn console_context() -> Context {

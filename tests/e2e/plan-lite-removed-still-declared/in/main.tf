@@ -1,0 +1,5 @@
+resource "terraform_data" "kept" {}
+
+removed {
+  from = terraform_data.kept
+}
