@@ -96,7 +96,13 @@ pub fn plan_with_causes(
     }
     let mut walk = validation.into_mode(Mode::Plan);
     walk.root_values = variables.clone();
-    let outcome = walk.run();
+    let (mut outcome, state) = walk.run_keeping_state();
+    // postPlanValidateMoves: only a plan that succeeded is checked.
+    if !has_errors(&outcome.diags) {
+        outcome
+            .diags
+            .extend(refactoring::moved_objects_still_declared(config, &state));
+    }
     if has_errors(&outcome.diags) {
         let diags = deprecation::with_deprecations(outcome.diags, &walk.deprecations);
         return (None, walk.values.attach(diags));

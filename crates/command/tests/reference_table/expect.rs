@@ -361,17 +361,14 @@ fn moved_from(object: &Object) -> Expectation {
                 (_, Shape::CountInstance) => ("resource instance", "instance", "14,13"),
                 _ => ("resource instance", "instance", "21,14"),
             };
-            Expectation {
-                plan_gap: Some(PLAN_MOVES),
-                ..rejected_by_plan(vec![error(
-                    "Moved object still exists",
-                    format!(
-                        "This statement declares a move from {}, but that {noun} is still declared at main.tf:{at}.\n\nChange your configuration so that this {short} will be declared as terraform_data.moved_to instead.",
-                        object.text
-                    ),
-                    block_keyword("moved"),
-                )])
-            }
+            rejected_by_plan(vec![error(
+                "Moved object still exists",
+                format!(
+                    "This statement declares a move from {}, but that {noun} is still declared at main.tf:{at}.\n\nChange your configuration so that this {short} will be declared as terraform_data.moved_to instead.",
+                    object.text
+                ),
+                block_keyword("moved"),
+            )])
         }
         Kind::SelfRef => parse_error(no_type_and_name(At::Reference)),
         // Managed resources of types var, local, count, each, path and
@@ -492,12 +489,6 @@ fn import_to(object: &Object) -> Expectation {
         | Kind::Workspace => missing_target(),
     }
 }
-
-/// plan-lite does not yet run OpenTofu's `ValidateMoves` after its plan
-/// walk: these rows' plan errors are reported as gaps (validate, graph and
-/// terraform are still compared). plan-lite checks import targets and
-/// removed blocks (`tofu::refactoring`).
-const PLAN_MOVES: &str = "plan-lite has no ValidateMoves (internal/refactoring/move_validate.go)";
 
 /// The root module as `console` sees it: no count, each or self.
 pub fn console_context() -> Context {
