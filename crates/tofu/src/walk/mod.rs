@@ -3,6 +3,7 @@
 //! nothing from each other and are evaluated in parallel. Each node is
 //! evaluated once per instance of its module.
 
+mod conditions;
 mod data;
 mod expression_values;
 mod nodes;
