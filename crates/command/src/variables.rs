@@ -722,9 +722,7 @@ fn unify_values(values: &[Value]) -> Option<(Type, Vec<Value>)> {
     Some((ty, vs))
 }
 
-fn go_quote(s: &str) -> String {
-    cty::format::go_quote(s)
-}
+use hclsyntax::go_quote;
 
 #[cfg(test)]
 #[path = "variables_tests.rs"]

@@ -8,23 +8,9 @@ use hclsyntax::{Diagnostic, Diagnostics, Literal, Range, StepKind, Traversal, Tr
 
 use crate::resource::ResourceMode;
 
-/// An instance key: `[0]`, `["a"]`, or none.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum InstanceKey {
-    None,
-    Int(i64),
-    Str(String),
-}
-
-impl InstanceKey {
-    fn display(&self) -> String {
-        match self {
-            InstanceKey::None => String::new(),
-            InstanceKey::Int(i) => format!("[{i}]"),
-            InstanceKey::Str(s) => format!("[{}]", hclsyntax::ast::quote_string(s)),
-        }
-    }
-}
+/// An instance key: `[0]`, `["a"]`, or none (addrs' type, printed with
+/// OpenTofu's key quoting).
+pub use addrs::InstanceKey;
 
 /// One `module.name[key]` step of a module instance path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,7 +50,7 @@ impl ResourceInstanceAddr {
         s.push_str(&self.type_name);
         s.push('.');
         s.push_str(&self.name);
-        s.push_str(&self.key.display());
+        s.push_str(&self.key.to_string());
         s
     }
 }
@@ -72,7 +58,7 @@ impl ResourceInstanceAddr {
 /// `module.a.module.b["x"]`.
 pub fn module_display(path: &[ModuleStep]) -> String {
     path.iter()
-        .map(|s| format!("module.{}{}", s.name, s.key.display()))
+        .map(|s| format!("module.{}{}", s.name, s.key))
         .collect::<Vec<_>>()
         .join(".")
 }
@@ -119,7 +105,7 @@ fn err(summary: &str, detail: impl Into<String>, subject: Range) -> Diagnostics 
 /// `ParseInstanceKey`.
 fn instance_key(l: &Literal) -> Result<InstanceKey, String> {
     match l {
-        Literal::String(s) => Ok(InstanceKey::Str(s.clone())),
+        Literal::String(s) => Ok(InstanceKey::String(s.clone())),
         Literal::Number(n) => match n.parse::<i64>() {
             Ok(i) => Ok(InstanceKey::Int(i)),
             Err(_) => Err("a number is not a valid index".to_string()),
@@ -180,7 +166,7 @@ fn module_prefix<'a>(
         }
         if let Some(Elem::Index(l, r)) = remain.first() {
             key = match l {
-                Literal::String(s) => InstanceKey::Str(s.clone()),
+                Literal::String(s) => InstanceKey::String(s.clone()),
                 Literal::Number(n) => match n.parse::<i64>() {
                     Ok(i) => InstanceKey::Int(i),
                     Err(_) => {

@@ -8,7 +8,7 @@
 
 use addrs::{InstanceKey, ModuleInstance};
 use configs::config::Config;
-use configs::local_addrs::{InstanceKey as LocalKey, ModuleStep, TargetAddr};
+use configs::local_addrs::{ModuleStep, TargetAddr};
 use configs::resource::ResourceMode;
 use hclsyntax::{Diagnostic, Diagnostics, Range};
 
@@ -46,48 +46,29 @@ pub fn import_targets(root: &Config) -> Diagnostics {
 pub fn removed_statements(root: &Config) -> Diagnostics {
     let mut diags = Diagnostics::new();
     for cfg in root.all() {
-        let here: Vec<String> = cfg.path.0.clone();
         for removed in &cfg.module.removed {
             let Some(from) = &removed.from else {
                 continue;
             };
             let (summary, noun, shown, still_declared) = match from {
                 TargetAddr::Resource(r) => {
-                    let module: Vec<String> = here
-                        .iter()
-                        .cloned()
-                        .chain(r.module.iter().map(|s| s.name.clone()))
-                        .collect();
+                    let module = under(&cfg.path, &r.module);
                     let declared = root
-                        .descendant(&module)
+                        .descendant(&module.0)
                         .is_some_and(|m| m.module.resource(&r.resource()).is_some());
-                    let prefix: String = module.iter().map(|m| format!("module.{m}.")).collect();
-                    let shown = format!("{prefix}{}", r.resource());
-                    (
-                        "Removed resource block still exists",
-                        "resource",
-                        shown,
-                        declared,
-                    )
+                    let shown = if module.is_root() {
+                        r.resource().to_string()
+                    } else {
+                        format!("{module}.{}", r.resource())
+                    };
+                    let summary = "Removed resource block still exists";
+                    (summary, "resource", shown, declared)
                 }
                 TargetAddr::Module(steps) => {
-                    let module: Vec<String> = here
-                        .iter()
-                        .cloned()
-                        .chain(steps.iter().map(|s| s.name.clone()))
-                        .collect();
-                    let shown = module
-                        .iter()
-                        .map(|m| format!("module.{m}"))
-                        .collect::<Vec<_>>()
-                        .join(".");
-                    let declared = root.descendant(&module).is_some();
-                    (
-                        "Removed module block still exists",
-                        "module",
-                        shown,
-                        declared,
-                    )
+                    let module = under(&cfg.path, steps);
+                    let declared = root.descendant(&module.0).is_some();
+                    let summary = "Removed module block still exists";
+                    (summary, "module", module.to_string(), declared)
                 }
             };
             if still_declared {
@@ -102,6 +83,11 @@ pub fn removed_statements(root: &Config) -> Diagnostics {
         }
     }
     diags
+}
+
+/// The static module `steps` (keys ignored) lead to from `base`.
+fn under(base: &addrs::Module, steps: &[ModuleStep]) -> addrs::Module {
+    steps.iter().fold(base.clone(), |m, s| m.child(&s.name))
 }
 
 /// `ValidateMoves`' first two rules, after the plan walk (`state` holds the
@@ -120,6 +106,10 @@ pub fn moved_objects_still_declared(root: &Config, state: &State) -> Diagnostics
             let (Some(from), Some(to)) = (&moved.from, &moved.to) else {
                 continue;
             };
+            // UnifyMoveEndpoints: a key on either side makes both
+            // endpoints instances (a keyless one is the no-key instance).
+            let instances_moved = endpoint_key(from).is_some_and(|k| !k.is_none())
+                || endpoint_key(to).is_some_and(|k| !k.is_none());
             for info in instances {
                 let abs_from = absolute(&info.addr, from);
                 let abs_to = absolute(&info.addr, to);
@@ -131,14 +121,16 @@ pub fn moved_objects_still_declared(root: &Config, state: &State) -> Diagnostics
                     ));
                     continue;
                 }
-                let Some((noun, short, at)) = still_declared(root, state, &info.addr, from) else {
+                let Some(found) = still_declared(root, state, &info.addr, from, instances_moved)
+                else {
                     continue;
                 };
+                let at = &found.declared_at;
                 diags.push(Diagnostic::error(
                     "Moved object still exists",
                     format!(
-                        "This statement declares a move from {abs_from}, but that {noun} is still declared at {}:{},{}.\n\nChange your configuration so that this {short} will be declared as {abs_to} instead.",
-                        at.filename, at.start.line, at.start.column
+                        "This statement declares a move from {abs_from}, but that {} is still declared at {}:{},{}.\n\nChange your configuration so that this {} will be declared as {abs_to} instead.",
+                        found.noun, at.filename, at.start.line, at.start.column, found.short_noun
                     ),
                     moved.decl_range.clone(),
                 ));
@@ -148,89 +140,108 @@ pub fn moved_objects_still_declared(root: &Config, state: &State) -> Diagnostics
     diags
 }
 
+/// The instance key an endpoint names: a resource's, or a module path's
+/// last step's.
+fn endpoint_key(endpoint: &TargetAddr) -> Option<&InstanceKey> {
+    match endpoint {
+        TargetAddr::Resource(r) => Some(&r.key),
+        TargetAddr::Module(steps) => steps.last().map(|s| &s.key),
+    }
+}
+
 /// The module instance `steps` lead to from `base`.
 fn module_instance(base: &ModuleInstance, steps: &[ModuleStep]) -> ModuleInstance {
     steps
         .iter()
-        .fold(base.clone(), |m, s| m.child(&s.name, instance_key(&s.key)))
-}
-
-fn instance_key(key: &LocalKey) -> InstanceKey {
-    match key {
-        LocalKey::None => InstanceKey::None,
-        LocalKey::Int(i) => InstanceKey::Int(*i),
-        LocalKey::Str(s) => InstanceKey::String(s.clone()),
-    }
+        .fold(base.clone(), |m, s| m.child(&s.name, s.key.clone()))
 }
 
 /// An endpoint made absolute in module instance `base`, as OpenTofu
-/// prints it.
+/// prints it (a no-key instance prints as its resource or call).
 fn absolute(base: &ModuleInstance, endpoint: &TargetAddr) -> String {
     match endpoint {
         TargetAddr::Resource(r) => addrs::AbsResource {
             module: module_instance(base, &r.module),
             resource: r.resource(),
         }
-        .instance(instance_key(&r.key))
+        .instance(r.key.clone())
         .to_string(),
         TargetAddr::Module(steps) => module_instance(base, steps).to_string(),
     }
 }
 
-/// Whether `from` (relative to `base`) is still declared: its noun, short
-/// noun and where it is declared (`moveableObjectExists`,
-/// `movableObjectDeclRange`).
+/// A moved object the configuration still declares: how OpenTofu names it
+/// (`Noun`, `ShortNoun`) and the range it blames (`movableObjectDeclRange`).
+struct StillDeclared {
+    noun: &'static str,
+    short_noun: &'static str,
+    declared_at: Range,
+}
+
+/// Whether `from` (relative to `base`) is still declared
+/// (`moveableObjectExists`): as a whole resource or module call, or, when
+/// the move is of instances, as the instance with its key (none included).
 fn still_declared(
     root: &Config,
     state: &State,
     base: &ModuleInstance,
     from: &TargetAddr,
-) -> Option<(&'static str, &'static str, Range)> {
+    instances_moved: bool,
+) -> Option<StillDeclared> {
+    // The count or for_each that decides which instances exist is blamed
+    // for an instance; the block for the object as a whole.
+    let blamed =
+        |for_each: &Option<hclsyntax::Expr>, count: &Option<hclsyntax::Expr>, block: &Range| {
+            for_each
+                .as_ref()
+                .or(count.as_ref())
+                .map_or_else(|| block.clone(), |e| e.range.clone())
+        };
     match from {
         TargetAddr::Resource(r) => {
             let module = module_instance(base, &r.module);
-            let declared = state.modules.get(&module)?.resources.get(&r.resource())?;
-            let cfg = root.descendant(&module.module().0)?;
-            let rc = cfg.module.resource(&r.resource())?;
-            let key = instance_key(&r.key);
-            if key == InstanceKey::None {
-                return Some(("resource", "resource", rc.decl_range.clone()));
+            let planned = state.modules.get(&module)?.resources.get(&r.resource())?;
+            let rc = root
+                .descendant(&module.module().0)?
+                .module
+                .resource(&r.resource())?;
+            if !instances_moved {
+                return Some(StillDeclared {
+                    noun: "resource",
+                    short_noun: "resource",
+                    declared_at: rc.decl_range.clone(),
+                });
             }
-            if !declared.instances.contains_key(&key) {
-                return None;
-            }
-            let at = rc
-                .for_each
-                .as_ref()
-                .or(rc.count.as_ref())
-                .map(|e| e.range.clone())
-                .unwrap_or_else(|| rc.decl_range.clone());
-            Some(("resource instance", "instance", at))
+            planned
+                .instances
+                .contains_key(&r.key)
+                .then(|| StillDeclared {
+                    noun: "resource instance",
+                    short_noun: "instance",
+                    declared_at: blamed(&rc.for_each, &rc.count, &rc.decl_range),
+                })
         }
         TargetAddr::Module(steps) => {
             let (last, parents) = steps.split_last()?;
             let parent = module_instance(base, parents);
-            let calls = &state.modules.get(&parent)?.calls;
-            let call_state = calls.get(&last.name)?;
-            let cfg = root.descendant(&parent.module().0)?;
-            let call = cfg.module.module_calls.get(&last.name)?;
-            let key = instance_key(&last.key);
-            if key == InstanceKey::None && call.count.is_none() && call.for_each.is_none() {
-                return Some(("module instance", "instance", call.decl_range.clone()));
+            let planned = state.modules.get(&parent)?.calls.get(&last.name)?;
+            let call = root
+                .descendant(&parent.module().0)?
+                .module
+                .module_calls
+                .get(&last.name)?;
+            if !instances_moved {
+                return Some(StillDeclared {
+                    noun: "module call",
+                    short_noun: "call",
+                    declared_at: call.decl_range.clone(),
+                });
             }
-            if key == InstanceKey::None {
-                return Some(("module call", "module call", call.decl_range.clone()));
-            }
-            if !call_state.keys.contains(&key) {
-                return None;
-            }
-            let at = call
-                .for_each
-                .as_ref()
-                .or(call.count.as_ref())
-                .map(|e| e.range.clone())
-                .unwrap_or_else(|| call.decl_range.clone());
-            Some(("module instance", "instance", at))
+            planned.keys.contains(&last.key).then(|| StillDeclared {
+                noun: "module instance",
+                short_noun: "instance",
+                declared_at: blamed(&call.for_each, &call.count, &call.decl_range),
+            })
         }
     }
 }

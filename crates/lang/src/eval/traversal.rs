@@ -400,7 +400,4 @@ pub(crate) fn suggest<'a>(
         .map(|(_, c)| c)
 }
 
-/// Go's `%q` for the strings in HCL's messages.
-pub(crate) fn go_quote(s: &str) -> String {
-    cty::format::go_quote(s)
-}
+pub(crate) use hclsyntax::go_quote;
