@@ -30,6 +30,28 @@ fn eval_condition(scope: &Scope<'_>, cond: &hclsyntax::Expr) -> (Value, Diagnost
     (value, diags)
 }
 
+/// One context for a rule's condition and error message together, as
+/// OpenTofu's `validateCheckRule` and `evalVariableValidations` build it.
+/// `None` when a reference does not even parse (nothing to build from).
+fn rule_context(
+    scope: &Scope<'_>,
+    rule: &CheckRule,
+) -> (Option<lang::EvalContext<'static>>, Diagnostics) {
+    let mut refs = Vec::new();
+    let mut diags = Diagnostics::new();
+    for expr in rule.condition.iter().chain(rule.error_message.iter()) {
+        let (r, d) = scope.references_in_expr(expr);
+        refs.extend(r);
+        diags.extend(d);
+    }
+    if has_errors(&diags) {
+        return (None, diags);
+    }
+    let (ctx, more) = scope.eval_context(&refs);
+    diags.extend(more);
+    (Some(ctx), diags)
+}
+
 /// Outcome of a condition: `None` when it passed or could not be decided.
 fn failed_condition(
     walk: &Walk<'_>,
@@ -111,19 +133,9 @@ pub(super) fn validate_variable_rule(
     arg_range: Option<&Range>,
     diags: &mut Diagnostics,
 ) {
-    // evalVariableValidations builds one context for the condition and the
-    // error message, and skips the rule when that fails (so, unlike other
-    // conditions, nothing is reported twice).
-    let mut refs = Vec::new();
-    let mut context_diags = Diagnostics::new();
-    for expr in rule.condition.iter().chain(rule.error_message.iter()) {
-        let (r, d) = scope.references_in_expr(expr);
-        refs.extend(r);
-        context_diags.extend(d);
-    }
-    if !has_errors(&context_diags) {
-        context_diags.extend(scope.eval_context(&refs).1);
-    }
+    // evalVariableValidations skips the rule when its context fails (so,
+    // unlike other conditions, nothing is reported twice).
+    let (_, context_diags) = rule_context(scope, rule);
     if has_errors(&context_diags) {
         diags.extend(context_diags);
         return;
@@ -188,10 +200,10 @@ pub(super) fn postconditions(
     );
 }
 
-pub(super) fn check_rules(
+pub(super) fn check_rules<'r>(
     walk: &Walk<'_>,
     scope: &Scope<'_>,
-    rules: &[CheckRule],
+    rules: impl IntoIterator<Item = &'r CheckRule>,
     summary: &str,
     diags: &mut Diagnostics,
 ) {
@@ -242,22 +254,13 @@ pub(super) fn check(
         // error of the configuration, in validate and plan alike.
         let mut valid = Vec::new();
         for rule in &c.asserts {
-            let exprs = rule.condition.iter().chain(rule.error_message.iter());
-            let mut d = Diagnostics::new();
-            let mut refs = Vec::new();
-            for expr in exprs {
-                let (r, more) = scope.references_in_expr(expr);
-                refs.extend(r);
-                d.extend(more);
-            }
-            if has_errors(&d) {
+            let (ctx, mut d) = rule_context(&scope, rule);
+            let Some(ctx) = ctx else {
                 out.diags.extend(d);
                 continue;
-            }
-            let (ctx, more) = scope.eval_context(&refs);
-            d.extend(more);
+            };
             if !has_errors(&d) {
-                valid.push(rule.clone());
+                valid.push(rule);
                 continue;
             }
             // The failed context is used all the same: validateCheckRule
@@ -284,7 +287,7 @@ pub(super) fn check(
             continue;
         }
         let mut d = Diagnostics::new();
-        check_rules(walk, &scope, &valid, "Check block assertion failed", &mut d);
+        check_rules(walk, &scope, valid, "Check block assertion failed", &mut d);
         for mut diag in d {
             diag.severity = hclsyntax::Severity::Warning;
             out.diags.push(diag);
