@@ -3,7 +3,6 @@
 use std::collections::HashMap;
 
 use configs::config::Config;
-use configs::resource::Resource;
 use hclsyntax::Traversal;
 use petgraph::graph::{DiGraph, NodeIndex};
 
@@ -99,7 +98,7 @@ fn nodes_of(cfg: &Config) -> Vec<Node> {
             .keys()
             .map(|n| node(NodeKind::ModuleCall(n.clone()))),
     );
-    for r in all_resources(cfg) {
+    for r in cfg.module.all_resources() {
         out.push(node(NodeKind::Resource(r.addr())));
     }
     out.extend(m.checks.keys().map(|n| node(NodeKind::Check(n.clone()))));
@@ -121,16 +120,6 @@ fn provider_display_name(cfg: &Config, addr: &addrs::LocalProviderConfig) -> Str
         alias: addr.alias.clone(),
     }
     .to_string()
-}
-
-/// Every resource block of a module, all modes.
-pub fn all_resources(cfg: &Config) -> impl Iterator<Item = &Resource> {
-    cfg.module.all_resources()
-}
-
-/// Looks a resource block up by address.
-pub fn find_resource<'c>(cfg: &'c Config, addr: &addrs::Resource) -> Option<&'c Resource> {
-    cfg.module.resource(addr)
 }
 
 fn rule_traversals(rules: &[configs::check_rule::CheckRule], out: &mut Vec<Traversal>) {
@@ -191,7 +180,7 @@ fn dependencies(root: &Config, call_args: &CallArguments, cfg: &Config, node: &N
             }
         }
         NodeKind::Resource(addr) => {
-            if let Some(r) = find_resource(cfg, addr) {
+            if let Some(r) = cfg.module.resource(addr) {
                 expr_traversals(
                     r.count
                         .iter()

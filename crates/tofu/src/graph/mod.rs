@@ -10,7 +10,7 @@ mod dot;
 mod node;
 mod references;
 
-pub use build::{all_resources, build_graph, build_graph_with, find_resource, Graph};
+pub use build::{build_graph, build_graph_with, Graph};
 pub use call_arguments::CallArguments;
 pub use cycles::cycle_diagnostics;
 pub use dot::resources_dot;

@@ -15,7 +15,6 @@ use lang::{Data, Scope};
 use super::state::{RepeatKind, State};
 use super::{Mode, Walk};
 use crate::expand::Repetition;
-use crate::graph::find_resource;
 use crate::resources::resource_value_type;
 
 /// The values one module instance's expressions can see.
@@ -223,7 +222,7 @@ impl Data for InstanceData<'_> {
     }
 
     fn get_resource(&self, addr: &Resource, _range: &Range) -> (Value, Diagnostics) {
-        let Some(rc) = find_resource(self.config, addr) else {
+        let Some(rc) = self.config.module.resource(addr) else {
             return (Value::dynamic(), Diagnostics::new());
         };
         let kind = repeat_kind(&rc.count, &rc.for_each);
@@ -405,7 +404,7 @@ impl InstanceData<'_> {
         rng: Range,
         diags: &mut Diagnostics,
     ) {
-        if find_resource(self.config, res).is_none() {
+        let Some(declared) = self.config.module.resource(res) else {
             diags.push(Diagnostic::error(
                 "Reference to undeclared resource",
                 format!(
@@ -419,9 +418,8 @@ impl InstanceData<'_> {
                 rng,
             ));
             return;
-        }
-        let scoped_to = find_resource(self.config, res).and_then(|r| r.container_check.as_ref());
-        if let Some(check) = scoped_to {
+        };
+        if let Some(check) = &declared.container_check {
             let from_its_check =
                 matches!(source, Some(Referenceable::Check(c)) if &c.name == check);
             if !from_its_check {

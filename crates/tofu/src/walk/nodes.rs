@@ -18,7 +18,7 @@ use crate::deprecation;
 use crate::expand::{
     evaluate_count, evaluate_for_each, CountValue, Expansion, ForEachValue, Repetition,
 };
-use crate::graph::{find_resource, Node, NodeKind};
+use crate::graph::{Node, NodeKind};
 use crate::plans::{Action, ResourceInstanceChange};
 use crate::resources::{plan_instance, value_for_references};
 
@@ -498,7 +498,7 @@ fn resource(
     instances: &[InstanceInfo],
 ) -> NodeResult {
     let mut out = NodeResult::default();
-    let Some(rc) = find_resource(cfg, addr) else {
+    let Some(rc) = cfg.module.resource(addr) else {
         return out;
     };
     let (provider, provider_alias) = resource_provider(cfg, rc);
