@@ -373,11 +373,12 @@ impl Module {
         }
 
         for r in resources {
-            if let Some(existing) = self.resources.get(&r.addr()) {
+            let addr = r.addr();
+            if let Some(existing) = self.resources.get(&addr) {
                 diags.push(duplicate_resource(existing, &r, ""));
                 continue;
             }
-            self.resources.insert(r.addr(), Box::new(r));
+            self.resources.insert(addr, Box::new(r));
         }
 
         for c in file.checks {

@@ -56,13 +56,11 @@ pub(crate) struct ParentCall<'a> {
     pub providers: Vec<TypedPassed>,
 }
 
-/// `providerName`: `name` or `name.alias`.
+/// `providerName`: `name` or `name.alias`, the text of the address every
+/// provider map here is keyed by (as OpenTofu's Go keys them), built by
+/// the one function that prints a local provider address.
 fn provider_name(name: &str, alias: &str) -> String {
-    if alias.is_empty() {
-        name.to_string()
-    } else {
-        format!("{name}.{alias}")
-    }
+    addrs::LocalProviderConfig::new(name, alias).string_compact()
 }
 
 /// The provider types a module knows by local name
