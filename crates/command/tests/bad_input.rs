@@ -174,3 +174,49 @@ fn flat(text: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// A value nested as deep as `jsondecode` allows (10,000 levels) renders in
+/// `console`, and a deep one in the plan, in time linear in what is printed:
+/// each level once wrote its child into a string of its own and copied it
+/// into its parent, which took minutes at 4,000 levels.
+#[test]
+fn deep_values_render() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    std::fs::write(dir.path().join("deep.json"), deep(9_999)).unwrap();
+    std::fs::write(dir.path().join("plan.json"), deep(1_500)).unwrap();
+    std::fs::write(
+        dir.path().join("main.tf"),
+        "output \"o\" {\n  value = jsondecode(file(\"plan.json\"))\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tofu-rs"))
+        .arg("console")
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .expect("stdin piped")
+                .write_all(b"jsondecode(file(\"deep.json\"))\n")?;
+            child.wait_with_output()
+        })
+        .expect("run tofu-rs console");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2 * 9_999 - 1);
+    assert_eq!(lines[9_998].trim(), "[],");
+    assert_eq!(lines[9_998].len(), 2 * 9_998 + 3);
+
+    let (code, stdout, stderr) = run(dir.path(), &["plan-lite"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Changes to Outputs:"), "{stderr}");
+    assert_eq!(stdout.matches("[]").count(), 1);
+}

@@ -512,36 +512,52 @@ fn important_attribute(name: &str) -> bool {
 
 impl Diff {
     fn render(&self, indent: usize, c: &Colorize) -> String {
+        let mut buf = String::new();
+        self.render_into(&mut buf, indent, c);
+        buf
+    }
+
+    /// Appends the rendering to `buf`. Nested values write into the one
+    /// buffer: a child rendered to a string of its own and copied into its
+    /// parent costs the depth times the output (cubic for a deep value).
+    fn render_into(&self, buf: &mut String, indent: usize, c: &Colorize) {
         match &self.shape {
-            Shape::Null => c.color("[dark_gray]null[reset]"),
-            Shape::Plain(s) => s.clone(),
-            Shape::String(s) => render_string(s, indent, c),
-            Shape::Unknown => "(known after apply)".to_string(),
-            Shape::Sensitive => "(sensitive value)".to_string(),
-            Shape::Object(attrs) => render_attributes(attrs, indent, c, true),
-            Shape::Block(attrs) => render_attributes(attrs, indent, c, false),
-            Shape::List(elems) => render_list(elems, indent, c),
+            Shape::Null => buf.push_str(&c.color("[dark_gray]null[reset]")),
+            Shape::Plain(s) => buf.push_str(s),
+            Shape::String(s) => render_string(buf, s, indent, c),
+            Shape::Unknown => buf.push_str("(known after apply)"),
+            Shape::Sensitive => buf.push_str("(sensitive value)"),
+            Shape::Object(attrs) => render_attributes(buf, attrs, indent, c, true),
+            Shape::Block(attrs) => render_attributes(buf, attrs, indent, c, false),
+            Shape::List(elems) => render_list(buf, elems, indent, c),
         }
     }
+}
+
+/// The start of a line: the indentation and an action symbol.
+fn line_start(buf: &mut String, indent: usize, action: Action, c: &Colorize) {
+    push_indent(buf, indent);
+    buf.push_str(&action_symbol(action, c));
 }
 
 /// The objectRenderer and blockRenderer: `key = value` lines aligned on
 /// the longest (escaped) key, unchanged attributes counted, not shown.
 fn render_attributes(
+    buf: &mut String,
     attrs: &BTreeMap<String, Diff>,
     indent: usize,
     c: &Colorize,
     escape_important: bool,
-) -> String {
+) {
     if attrs.is_empty() {
-        return "{}".to_string();
+        return buf.push_str("{}");
     }
     let width = attrs
         .keys()
         .map(|k| escape_attribute_name(k).len())
         .max()
         .unwrap_or(0);
-    let mut buf = String::from("{\n");
+    buf.push_str("{\n");
     let mut unchanged = 0;
     for (key, attr) in attrs {
         let shown_key = if important_attribute(key) && !escape_important {
@@ -553,37 +569,28 @@ fn render_attributes(
             unchanged += 1;
             continue;
         }
-        buf.push_str(&format!(
-            "{}{}{} = {}\n",
-            format_indent(indent + 1),
-            action_symbol(attr.action, c),
-            pad(&shown_key, width),
-            attr.render(indent + 1, c)
-        ));
+        line_start(buf, indent + 1, attr.action, c);
+        buf.push_str(&pad(&shown_key, width));
+        buf.push_str(" = ");
+        attr.render_into(buf, indent + 1, c);
+        buf.push('\n');
     }
     if unchanged > 0 {
-        buf.push_str(&format!(
-            "{}{}{}\n",
-            format_indent(indent + 1),
-            action_symbol(Action::NoOp, c),
-            unchanged_note("attribute", unchanged, c)
-        ));
+        line_start(buf, indent + 1, Action::NoOp, c);
+        buf.push_str(&unchanged_note("attribute", unchanged, c));
+        buf.push('\n');
     }
-    buf.push_str(&format!(
-        "{}{}}}",
-        format_indent(indent),
-        action_symbol(Action::NoOp, c)
-    ));
-    buf
+    line_start(buf, indent, Action::NoOp, c);
+    buf.push('}');
 }
 
 /// The listRenderer with context (as for JSON arrays): changed elements,
 /// the unchanged ones around them, a count of the rest.
-fn render_list(elems: &[Diff], indent: usize, c: &Colorize) -> String {
+fn render_list(buf: &mut String, elems: &[Diff], indent: usize, c: &Colorize) {
     if elems.is_empty() {
-        return "[]".to_string();
+        return buf.push_str("[]");
     }
-    let mut buf = String::from("[\n");
+    buf.push_str("[\n");
     let mut unchanged: Vec<&Diff> = Vec::new();
     let mut render_next = false;
     for elem in elems {
@@ -593,53 +600,38 @@ fn render_list(elems: &[Diff], indent: usize, c: &Colorize) -> String {
         }
         render_next = false;
         if unchanged.len() > 1 {
-            buf.push_str(&format!(
-                "{}{}{}\n",
-                format_indent(indent + 1),
-                action_symbol(Action::NoOp, c),
-                unchanged_note("element", unchanged.len() - 1, c)
-            ));
+            line_start(buf, indent + 1, Action::NoOp, c);
+            buf.push_str(&unchanged_note("element", unchanged.len() - 1, c));
+            buf.push('\n');
         }
         if let Some(last) = unchanged.last() {
-            buf.push_str(&format!(
-                "{}{}{},\n",
-                format_indent(indent + 1),
-                action_symbol(last.action, c),
-                last.render(indent + 1, c)
-            ));
+            line_start(buf, indent + 1, last.action, c);
+            last.render_into(buf, indent + 1, c);
+            buf.push_str(",\n");
         }
         unchanged.clear();
         if elem.action != Action::NoOp {
             render_next = true;
         }
-        buf.push_str(&format!(
-            "{}{}{},\n",
-            format_indent(indent + 1),
-            action_symbol(elem.action, c),
-            elem.render(indent + 1, c)
-        ));
+        line_start(buf, indent + 1, elem.action, c);
+        elem.render_into(buf, indent + 1, c);
+        buf.push_str(",\n");
     }
     if !unchanged.is_empty() {
-        buf.push_str(&format!(
-            "{}{}{}\n",
-            format_indent(indent + 1),
-            action_symbol(Action::NoOp, c),
-            unchanged_note("element", unchanged.len(), c)
-        ));
+        line_start(buf, indent + 1, Action::NoOp, c);
+        buf.push_str(&unchanged_note("element", unchanged.len(), c));
+        buf.push('\n');
     }
-    buf.push_str(&format!(
-        "{}{}]",
-        format_indent(indent),
-        action_symbol(Action::NoOp, c)
-    ));
-    buf
+    line_start(buf, indent, Action::NoOp, c);
+    buf.push(']');
 }
 
 /// A created string: JSON text as `jsonencode(...)`, several lines as a
 /// heredoc, anything else quoted as Go's `%q` does.
-fn render_string(s: &str, indent: usize, c: &Colorize) -> String {
+fn render_string(buf: &mut String, s: &str, indent: usize, c: &Colorize) {
     if s.starts_with('{') || s.starts_with('[') {
         if let Some(json) = parse_json_prefix(s) {
+            // Rendered apart: whether it spans lines decides the wrapper.
             let inner = transform(
                 &Change {
                     after: Some(&json),
@@ -651,38 +643,33 @@ fn render_string(s: &str, indent: usize, c: &Colorize) -> String {
             )
             .render(indent + 1, c);
             // The JSON's own lines carry the actions; the wrapper none.
-            return if inner.contains('\n') {
-                format!(
-                    "jsonencode(\n{}{}{inner}\n{}{})",
-                    format_indent(indent + 1),
-                    action_symbol(Action::NoOp, c),
-                    format_indent(indent),
-                    action_symbol(Action::NoOp, c)
-                )
+            if inner.contains('\n') {
+                buf.push_str("jsonencode(\n");
+                line_start(buf, indent + 1, Action::NoOp, c);
+                buf.push_str(&inner);
+                buf.push('\n');
+                line_start(buf, indent, Action::NoOp, c);
+                buf.push(')');
             } else {
-                format!("jsonencode({inner})")
-            };
+                buf.push_str("jsonencode(");
+                buf.push_str(&inner);
+                buf.push(')');
+            }
+            return;
         }
     }
     if s.contains('\n') {
-        let prefix = format!(
-            "{}{}",
-            format_indent(indent + 1),
-            action_symbol(Action::NoOp, c)
-        );
-        let lines: Vec<String> = s
-            .trim()
-            .split('\n')
-            .map(|l| format!("{prefix}{l}"))
-            .collect();
-        return format!(
-            "<<-EOT\n{}\n{}{}EOT",
-            lines.join("\n"),
-            format_indent(indent),
-            action_symbol(Action::NoOp, c)
-        );
+        buf.push_str("<<-EOT\n");
+        for l in s.trim().split('\n') {
+            line_start(buf, indent + 1, Action::NoOp, c);
+            buf.push_str(l);
+            buf.push('\n');
+        }
+        line_start(buf, indent, Action::NoOp, c);
+        buf.push_str("EOT");
+        return;
     }
-    addrs::go_quote(s)
+    buf.push_str(&addrs::go_quote(s));
 }
 
 fn unchanged_note(keyword: &str, count: usize, c: &Colorize) -> String {
@@ -697,8 +684,10 @@ fn action_symbol(a: Action, c: &Colorize) -> String {
     format!("{} ", c.color(diff_action_symbol(a)))
 }
 
-fn format_indent(indent: usize) -> String {
-    "    ".repeat(indent)
+fn push_indent(buf: &mut String, indent: usize) {
+    for _ in 0..indent {
+        buf.push_str("    ");
+    }
 }
 
 /// `EnsureValidAttributeName`: names that are not identifiers are quoted.
