@@ -52,14 +52,15 @@ fn rule_context(
     (Some(ctx), diags)
 }
 
-/// Outcome of a condition: `None` when it passed or could not be decided.
-fn failed_condition(
+/// A variable validation as OpenTofu's `evalVariableValidations` decides
+/// it: the failure message, or `None` when the rule passed or could not be
+/// decided. Unlike other rules, the error message is looked at only when
+/// the condition fails, and an unknown or sensitive message is an error.
+fn failed_validation(
     walk: &Walk<'_>,
     scope: &Scope<'_>,
     rule: &CheckRule,
     diags: &mut Diagnostics,
-    invalid_summary: &str,
-    null_detail: &str,
 ) -> Option<String> {
     let cond = rule.condition.as_ref()?;
     let (result, d) = eval_condition(scope, cond);
@@ -69,60 +70,86 @@ fn failed_condition(
     if failed || !result.is_known() {
         return None;
     }
+    let invalid = |detail: String| {
+        Diagnostic::error(
+            "Invalid variable validation result",
+            detail,
+            cond.range.clone(),
+        )
+    };
     let result = result.unmark();
     if result.is_null() {
-        diags.push(Diagnostic::error(
-            invalid_summary,
-            null_detail,
-            cond.range.clone(),
+        diags.push(invalid(
+            "Validation condition expression must return either true or false, not null.".into(),
         ));
         return None;
     }
-    let result = match cty::convert::convert(&result, &Type::Bool) {
-        Ok(v) => v,
+    match cty::convert::convert(&result, &Type::Bool) {
+        Ok(v) if v.as_bool() == Some(false) => {}
+        Ok(_) => return None,
         Err(e) => {
-            diags.push(Diagnostic::error(
-                invalid_summary,
-                format!("Invalid condition result value: {e}."),
-                cond.range.clone(),
-            ));
+            diags.push(invalid(format!(
+                "Invalid validation condition result value: {e}."
+            )));
             return None;
         }
-    };
-    if result.as_bool() != Some(false) {
-        return None;
     }
-    let mut message = String::new();
-    if let Some(expr) = &rule.error_message {
-        let (v, d) = scope.eval_expr(expr, &Type::String);
-        let bad = has_errors(&d);
-        diags.extend(d);
-        let v = deprecation::consume_expr(walk, v, expr);
-        if !bad {
-            if !v.is_known() {
-                diags.push(Diagnostic::error(
-                    "Invalid error message",
-                    "Value used in error message is not known and can not be used in error_message until after apply.",
-                    expr.range.clone(),
-                ));
-            } else if v.has_mark(&Mark::Sensitive) {
-                diags.push(Diagnostic::error(
-                    "Error message refers to sensitive values",
-                    "The error expression used to explain this condition refers to sensitive values. OpenTofu will not display the resulting message.\n\nYou can correct this by removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data.",
-                    expr.range.clone(),
-                ));
-                message =
-                    "The error message included a sensitive value, so it will not be displayed."
-                        .into();
-            } else if let Some(s) = v.unmark().as_str() {
-                message = s.trim().to_string();
-            }
+    let message = match &rule.error_message {
+        Some(expr) => validation_error_message(walk, scope, expr, diags),
+        None => String::new(),
+    };
+    Some(if message.is_empty() {
+        "Failed to evaluate condition error message.".into()
+    } else {
+        message
+    })
+}
+
+/// A failed validation's message; "" (with diagnostics) when there is none
+/// to show.
+fn validation_error_message(
+    walk: &Walk<'_>,
+    scope: &Scope<'_>,
+    expr: &hclsyntax::Expr,
+    diags: &mut Diagnostics,
+) -> String {
+    let (v, d) = scope.eval_expr(expr, &Type::Dynamic);
+    let bad = has_errors(&d);
+    diags.extend(d);
+    let v = deprecation::consume_expr(walk, v, expr);
+    if bad {
+        return String::new();
+    }
+    let invalid =
+        |detail: String| Diagnostic::error("Invalid error message", detail, expr.range.clone());
+    if !v.is_known() {
+        diags.push(invalid("Value used in error message is not known and can not be used in error_message until after apply.".into()));
+        return String::new();
+    }
+    if v.is_null() {
+        return String::new();
+    }
+    let v = match cty::convert::convert(&v, &Type::String) {
+        Ok(v) => v,
+        Err(e) => {
+            diags.push(invalid(format!("Unsuitable value for error message: {e}.")));
+            return String::new();
+        }
+    };
+    for (mark, kind, remedy) in [
+        (Mark::Sensitive, "sensitive", "removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data"),
+        (Mark::Ephemeral, "ephemeral", "removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function"),
+    ] {
+        if v.has_mark(&mark) {
+            diags.push(Diagnostic::error(
+                format!("Error message refers to {kind} values"),
+                format!("The error expression used to explain this condition refers to {kind} values. OpenTofu will not display the resulting message.\n\nYou can correct this by {remedy}."),
+                expr.range.clone(),
+            ));
+            return format!("The error message included {} {kind} value, so it will not be displayed.", if kind == "ephemeral" { "an" } else { "a" });
         }
     }
-    if message.is_empty() {
-        message = "Failed to evaluate condition error message.".into();
-    }
-    Some(message)
+    v.unmark().as_str().unwrap_or_default().trim().to_string()
 }
 
 pub(super) fn validate_variable_rule(
@@ -140,14 +167,7 @@ pub(super) fn validate_variable_rule(
         diags.extend(context_diags);
         return;
     }
-    let Some(message) = failed_condition(
-        walk,
-        scope,
-        rule,
-        diags,
-        "Invalid variable validation result",
-        "Validation condition expression must return either true or false, not null.",
-    ) else {
+    let Some(message) = failed_validation(walk, scope, rule, diags) else {
         return;
     };
     let diag = Diagnostic::error(
@@ -191,7 +211,7 @@ pub(super) fn postconditions(
     let mut scope = Scope::new(&with_self, walk.functions.clone());
     scope.self_addr = Some(Referenceable::Resource(addr.clone()));
     scope.source_addr = Some(Referenceable::Resource(addr.clone()));
-    check_rules(
+    resource_rules(
         walk,
         &scope,
         &rc.postconditions,
@@ -200,6 +220,37 @@ pub(super) fn postconditions(
     );
 }
 
+/// A resource's preconditions or postconditions. The validate walk only
+/// evaluates both expressions of each, for what is wrong in them
+/// (`NodeValidatableResource.validateCheckRules`): whether a condition
+/// holds is the plan's business.
+pub(super) fn resource_rules(
+    walk: &Walk<'_>,
+    scope: &Scope<'_>,
+    rules: &[CheckRule],
+    summary: &str,
+    diags: &mut Diagnostics,
+) {
+    if walk.mode != Mode::Validate {
+        return check_rules(walk, scope, rules, summary, diags);
+    }
+    for expr in rules
+        .iter()
+        .flat_map(|r| r.condition.iter().chain(r.error_message.iter()))
+    {
+        let (v, d) = eval_condition(scope, expr);
+        diags.extend(d);
+        deprecation::check_expr(walk, &v, expr);
+    }
+}
+
+/// Preconditions, postconditions, output preconditions and check asserts,
+/// as OpenTofu's `evalCheckRule`: the error message is evaluated first, in
+/// the context of both expressions, whether or not the condition fails
+/// (so a message that reads a sensitive value is warned about even when
+/// its condition holds); any error there or in the condition makes the rule
+/// an error, not a failure; an unknown condition waits for apply, with a
+/// warning for check asserts.
 pub(super) fn check_rules<'r>(
     walk: &Walk<'_>,
     scope: &Scope<'_>,
@@ -208,26 +259,121 @@ pub(super) fn check_rules<'r>(
     diags: &mut Diagnostics,
 ) {
     for rule in rules {
-        if let Some(msg) = failed_condition(
-            walk,
-            scope,
-            rule,
-            diags,
-            "Invalid condition result",
-            "Condition expression must return either true or false, not null.",
-        ) {
-            let subject = rule
-                .condition
-                .as_ref()
-                .map(|c| c.range.clone())
-                .unwrap_or_else(|| rule.decl_range.clone());
-            let diag = Diagnostic::error(summary, msg, subject);
-            if let Some(cond) = &rule.condition {
-                walk.values.record(&diag, cond, scope, Cause::default());
-            }
-            diags.push(diag);
+        let (ctx, mut d) = rule_context(scope, rule);
+        let (Some(ctx), Some(cond)) = (ctx, rule.condition.as_ref()) else {
+            diags.extend(d);
+            continue;
+        };
+        let message = rule
+            .error_message
+            .as_ref()
+            .map(|expr| check_error_message(walk, expr, &ctx, &mut d))
+            .unwrap_or_default();
+        let (result, more) = lang::eval_expr(cond, &ctx);
+        d.extend(more);
+        deprecation::check_expr(walk, &result, cond);
+        let failed = has_errors(&d);
+        diags.extend(d);
+        if failed {
+            continue;
         }
+        if !result.is_known() {
+            if summary == CHECK_ASSERT_FAILED {
+                let diag = Diagnostic::warning(
+                    "Check block assertion known after apply",
+                    "The condition could not be evaluated at this time, a result will be known when this plan is applied.",
+                    cond.range.clone(),
+                );
+                walk.values.record(&diag, cond, scope, Cause::default());
+                diags.push(diag);
+            }
+            continue;
+        }
+        let result = result.unmark();
+        if result.is_null() {
+            diags.push(Diagnostic::error(
+                "Invalid condition result",
+                "Condition expression must return either true or false, not null.",
+                cond.range.clone(),
+            ));
+            continue;
+        }
+        match cty::convert::convert(&result, &Type::Bool) {
+            Ok(v) if v.as_bool() == Some(false) => {}
+            Ok(_) => continue,
+            Err(e) => {
+                diags.push(Diagnostic::error(
+                    "Invalid condition result",
+                    format!("Invalid condition result value: {e}."),
+                    cond.range.clone(),
+                ));
+                continue;
+            }
+        }
+        let detail = if message.is_empty() {
+            "This check failed, but has an invalid error message as described in the other accompanying messages.".to_string()
+        } else {
+            message
+        };
+        let diag = Diagnostic::error(summary, detail, cond.range.clone());
+        walk.values.record(&diag, cond, scope, Cause::default());
+        diags.push(diag);
     }
+}
+
+/// The summary of a failed check assert (a warning: checks never block).
+const CHECK_ASSERT_FAILED: &str = "Check block assertion failed";
+
+/// OpenTofu's `evalCheckErrorMessage`: the message, or "" with diagnostics
+/// saying why there is none. Unknown is "" without a word (apply will
+/// know); sensitive and ephemeral messages are warned about, not shown.
+fn check_error_message(
+    walk: &Walk<'_>,
+    expr: &hclsyntax::Expr,
+    ctx: &lang::EvalContext<'_>,
+    diags: &mut Diagnostics,
+) -> String {
+    let (v, d) = lang::eval_expr(expr, ctx);
+    let bad = has_errors(&d);
+    diags.extend(d);
+    if bad {
+        return String::new();
+    }
+    let v = deprecation::consume_expr(walk, v, expr);
+    let invalid =
+        |detail: String| Diagnostic::error("Invalid error message", detail, expr.range.clone());
+    let v = match cty::convert::convert(&v, &Type::String) {
+        Ok(v) => v,
+        Err(e) => {
+            diags.push(invalid(format!("Unsuitable value for error message: {e}.")));
+            return String::new();
+        }
+    };
+    if !v.is_known() {
+        return String::new();
+    }
+    if v.is_null() {
+        diags.push(invalid(
+            "Unsuitable value for error message: must not be null.".into(),
+        ));
+        return String::new();
+    }
+    let confidential = if v.has_mark(&Mark::Sensitive) {
+        Some(("sensitive", "removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data"))
+    } else if v.has_mark(&Mark::Ephemeral) {
+        Some(("ephemeral", "removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function"))
+    } else {
+        None
+    };
+    if let Some((kind, remedy)) = confidential {
+        diags.push(Diagnostic::warning(
+            format!("Error message refers to {kind} values"),
+            format!("The error expression used to explain this condition refers to {kind} values, so OpenTofu will not display the resulting message.\n\nYou can correct this by {remedy}."),
+            expr.range.clone(),
+        ));
+        return String::new();
+    }
+    v.unmark().as_str().unwrap_or_default().trim().to_string()
 }
 
 pub(super) fn check(
@@ -287,7 +433,7 @@ pub(super) fn check(
             continue;
         }
         let mut d = Diagnostics::new();
-        check_rules(walk, &scope, valid, "Check block assertion failed", &mut d);
+        check_rules(walk, &scope, valid, CHECK_ASSERT_FAILED, &mut d);
         for mut diag in d {
             diag.severity = hclsyntax::Severity::Warning;
             out.diags.push(diag);

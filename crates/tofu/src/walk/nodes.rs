@@ -10,7 +10,9 @@ use hclsyntax::{has_errors, Diagnostic, Diagnostics, Range};
 use lang::Scope;
 use rayon::prelude::*;
 
-use super::conditions::{check, check_rules, postconditions, validate_variable_rule};
+use super::conditions::{
+    check, check_rules, postconditions, resource_rules, validate_variable_rule,
+};
 use super::overlay::{Overlay, Supplied};
 use super::state::{CallState, RepeatKind, ResourceState, State};
 use super::{strip_marks, Cause, InstanceInfo, Mode, NodeResult, Produced, Walk};
@@ -529,7 +531,7 @@ fn resource(
             scope.source_addr = Some(Referenceable::Resource(addr.clone()));
             let (p, d) = plan_instance(rc, &scope);
             out.diags.extend(d);
-            check_rules(
+            resource_rules(
                 walk,
                 &scope,
                 &rc.preconditions,
@@ -548,7 +550,7 @@ fn resource(
             let mut scope = data.scope();
             scope.source_addr = Some(Referenceable::Resource(addr.clone()));
             let mut diags = Diagnostics::new();
-            check_rules(
+            resource_rules(
                 walk,
                 &scope,
                 &rc.preconditions,
