@@ -18,6 +18,31 @@ fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `tofu-rs console` in `dir` with `input` on its standard input.
+fn console(dir: &Path, input: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tofu-rs"))
+        .arg("console")
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            // The console may stop (on an error in the configuration)
+            // before it reads its input: a broken pipe is its answer, not
+            // a failure to run it.
+            let _ = child
+                .stdin
+                .take()
+                .expect("stdin piped")
+                .write_all(input.as_bytes());
+            child.wait_with_output()
+        })
+        .expect("run tofu-rs console")
+}
+
 /// Writes `content` as `main.tf` (or `name`) in a fresh directory and checks
 /// that both commands report an error without crashing.
 fn assert_rejected(name: &str, content: &[u8]) {
@@ -139,24 +164,7 @@ fn function_inputs_that_aborted() {
             assert_eq!(code, 1, "{expr} {args:?}:\n{stderr}");
             assert!(flat(&stderr).contains(want), "{expr} {args:?}:\n{stderr}");
         }
-        let out = Command::new(env!("CARGO_BIN_EXE_tofu-rs"))
-            .arg("console")
-            .current_dir(dir.path())
-            .env("NO_COLOR", "1")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child
-                    .stdin
-                    .take()
-                    .expect("stdin piped")
-                    .write_all(expr.as_bytes())?;
-                child.wait_with_output()
-            })
-            .expect("run tofu-rs console");
+        let out = console(dir.path(), &expr);
         let stderr = flat(&String::from_utf8_lossy(&out.stderr));
         assert!(
             out.status.code().is_some(),
@@ -190,24 +198,7 @@ fn deep_values_render() {
         "output \"o\" {\n  value = jsondecode(file(\"plan.json\"))\n}\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_tofu-rs"))
-        .arg("console")
-        .current_dir(dir.path())
-        .env("NO_COLOR", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .expect("stdin piped")
-                .write_all(b"jsondecode(file(\"deep.json\"))\n")?;
-            child.wait_with_output()
-        })
-        .expect("run tofu-rs console");
+    let out = console(dir.path(), "jsondecode(file(\"deep.json\"))\n");
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
