@@ -41,6 +41,15 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     };
     view.diagnostics(streams, &diags, &loaded.sources);
     let graph = tofu::graph::build_graph(&config);
+    // A graph with a cycle is not drawn: OpenTofu's graph builder refuses
+    // it with the cycle's nodes, as validate and plan do.
+    let cycles = tofu::graph::cycle_diagnostics(&graph);
+    if !cycles.is_empty() {
+        let mut all = tfdiags::Diagnostics::new();
+        all.append(cycles);
+        view.diagnostics(streams, &all, &loaded.sources);
+        return 1;
+    }
     streams.print(&tofu::graph::resources_dot(&graph));
     0
 }
