@@ -648,7 +648,7 @@ pub fn store_plugin_path(dirs: &[String]) -> Result<(), String> {
         .collect();
     let js = format!("[\n{}\n]", items.join(",\n"));
     let _ = std::fs::create_dir_all(crate::loader::data_dir());
-    std::fs::write(&path, js).map_err(|e| e.to_string())
+    initwd::atomic_file::write_atomic(&path, js.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// A JSON string as Go's `encoding/json` writes it (HTML-safe escapes).

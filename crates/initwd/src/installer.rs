@@ -13,11 +13,12 @@ use std::sync::{Arc, Mutex};
 use addrs::{ModuleSource, DEFAULT_MODULE_REGISTRY_HOST};
 use hclsyntax::{Diagnostic, Diagnostics, Range, Severity};
 
+use crate::atomic_file::remove_stale_temp_files;
 use crate::cancel::Cancel;
 use crate::fetch::expand_subdir_glob;
 use crate::fetcher::{remove_stale_staging, PackageFetcher};
 use crate::goversion::{Constraints, Version};
-use crate::manifest::{Manifest, Record};
+use crate::manifest::{Manifest, Record, MANIFEST_FILENAME};
 use crate::pathutil::{eval_symlinks, go_io_error_text, join, under};
 use crate::registry::{select_version, RegistryClient, RegistryError};
 
@@ -189,7 +190,9 @@ impl ModuleInstaller {
         };
         std::fs::create_dir_all(&mods).map_err(|e| vec![read_err(go_io_error_text(&e))])?;
         let mut manifest = Manifest::read_dir(&mods).map_err(|e| vec![read_err(e.to_string())])?;
+        // Under init's lock: what a killed run left goes.
         remove_stale_staging(&mods);
+        remove_stale_temp_files(&mods.join(MANIFEST_FILENAME));
         manifest.insert(Record::root(cfg.root_dir.clone()));
         Ok(ModuleInstaller {
             cfg,

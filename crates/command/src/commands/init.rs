@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use configs::config_build::build_config;
+use initwd::atomic_file::remove_stale_temp_files;
 use initwd::{
     download_line, install_line, InstallHooks, InstallerConfig, ModuleInstaller, PackageFetcher,
     RegistryClient, RegistryOptions, Version, WorkDirLock,
@@ -522,6 +523,11 @@ impl InitLock {
                 Ok(l) => {
                     if l.path().exists() {
                         self.held = Some(l);
+                        // Temporary files of writes a killed run began:
+                        // no writer of these is alive while we hold the
+                        // lock. (The installers sweep their own staging.)
+                        remove_stale_temp_files(&backend::state::state_path(&data));
+                        remove_stale_temp_files(Path::new(provider_install::LOCK_FILE));
                         return Ok(());
                     }
                     // The previous holder removed the file as we got it:
