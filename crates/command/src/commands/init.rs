@@ -521,7 +521,7 @@ impl InitLock {
         loop {
             match WorkDirLock::acquire(&data, self.wait) {
                 Ok(l) => {
-                    if l.path().exists() {
+                    if l.is_current() {
                         self.held = Some(l);
                         // Temporary files of writes a killed run began:
                         // no writer of these is alive while we hold the
