@@ -138,6 +138,11 @@ impl Task<'_> {
             .map(|l| l.hashes.clone())
             .unwrap_or_default();
         let existing = unpacked_directory_path(self.target, &r.provider, &version, self.platform);
+        // Under init's working-directory lock: staging beside the package
+        // is what a killed run left.
+        if let Some(version_dir) = existing.parent() {
+            getproviders::remove_stale_staging(version_dir);
+        }
         if !allowed.is_empty()
             && existing.is_dir()
             && hash_matches(LocalPackage::Dir(&existing), &allowed).unwrap_or(false)

@@ -78,11 +78,13 @@ pub fn install_package(
         .map_err(|e| format!("failed to create {}: {e}", parent.display()))?;
     let (auth, hash) = match &meta.location {
         PackageLocation::HttpUrl(url) => {
-            // Downloaded outside the target tree: an interrupted download
-            // must not leave anything under `base`.
+            // Downloaded beside the package directory under a staging
+            // name (OpenTofu uses the system's temporary directory): a
+            // killed run's partial download is then removed by the next
+            // installation of this version instead of staying in /tmp.
             let mut tmp = tempfile::Builder::new()
-                .prefix("terraform-provider")
-                .tempfile()
+                .prefix(".tmp-download-")
+                .tempfile_in(parent)
                 .map_err(|e| {
                     format!("failed to open temporary file to download from {url}: {e}")
                 })?;
@@ -268,6 +270,35 @@ fn finish(
         auth,
         lock_hashes,
     })
+}
+
+/// What installations put beside package directories while they work:
+/// staging directories and links being swapped in (`.tmp-`), replaced
+/// packages on their way out (`.old-`). None parses as a platform, so no
+/// scan mistakes one for a package.
+const WORK_PREFIXES: [&str; 2] = [".tmp-", ".old-"];
+
+/// Removes what interrupted installations left in `version_dir`, the
+/// directory holding a version's package directories. Only for callers
+/// holding the lock that serialises installations there (the plugin
+/// cache's per-version lock, `init`'s working-directory lock): another
+/// installer's staging would go too.
+pub fn remove_stale_staging(version_dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(version_dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if !WORK_PREFIXES.iter().any(|p| name.starts_with(p)) {
+            continue;
+        }
+        let path = e.path();
+        let _ = match std::fs::symlink_metadata(&path) {
+            Ok(md) if md.is_dir() => std::fs::remove_dir_all(&path),
+            _ => std::fs::remove_file(&path),
+        };
+    }
 }
 
 /// A temporary directory beside the target, on the same file system so
