@@ -138,11 +138,6 @@ impl Task<'_> {
             .map(|l| l.hashes.clone())
             .unwrap_or_default();
         let existing = unpacked_directory_path(self.target, &r.provider, &version, self.platform);
-        // Under init's working-directory lock: staging beside the package
-        // is what a killed run left.
-        if let Some(version_dir) = existing.parent() {
-            getproviders::remove_stale_staging(version_dir);
-        }
         if !allowed.is_empty()
             && existing.is_dir()
             && hash_matches(LocalPackage::Dir(&existing), &allowed).unwrap_or(false)
@@ -262,6 +257,10 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
     });
     let platform = Platform::current();
     let target = crate::loader::data_dir().join("providers");
+    // Under init's working-directory lock: staging anywhere below is what
+    // a killed run left, whether or not this configuration still uses
+    // that provider.
+    getproviders::remove_stale_staging_in_tree(&target);
 
     // Step 1: which providers to ask about, with the lines OpenTofu prints
     // as it starts each query.

@@ -301,6 +301,25 @@ pub fn remove_stale_staging(version_dir: &Path) {
     }
 }
 
+/// [`remove_stale_staging`] in every version directory of a provider
+/// directory such as `.terraform/providers`
+/// (`<base>/<host>/<namespace>/<type>/<version>`), for a caller holding
+/// the lock on all of it.
+pub fn remove_stale_staging_in_tree(base: &Path) {
+    let mut level = vec![base.to_path_buf()];
+    for _ in 0..4 {
+        level = level
+            .iter()
+            .filter_map(|d| std::fs::read_dir(d).ok())
+            .flat_map(|rd| rd.flatten().map(|e| e.path()))
+            .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()))
+            .collect();
+    }
+    for version_dir in level {
+        remove_stale_staging(&version_dir);
+    }
+}
+
 /// A temporary directory beside the target, on the same file system so
 /// the final rename is atomic. Its name never parses as a platform, so a
 /// scan of the directory ignores it while it exists.
@@ -384,4 +403,42 @@ fn copy_dir(src: &Path, dst: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a killed install leaves beside a package goes; the package
+    /// and other versions' packages stay.
+    #[test]
+    fn stale_staging_is_swept_in_every_version_directory() {
+        let d = tempfile::tempdir().unwrap();
+        let version = d.path().join("registry.opentofu.org/hashicorp/null/1.0.0");
+        let other = d.path().join("registry.opentofu.org/hashicorp/null/2.0.0");
+        for dir in [
+            version.join("linux_amd64"),
+            version.join(".tmp-AbC123/inner"),
+            version.join(".old-1-2"),
+            other.join("linux_amd64"),
+        ] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(version.join(".tmp-download-XyZ"), b"half a zip").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(version.join("linux_amd64"), version.join(".tmp-link-1-2"))
+            .unwrap();
+        std::fs::write(other.join(".tmp-download-Q"), b"").unwrap();
+        remove_stale_staging_in_tree(d.path());
+        let names = |dir: &Path| {
+            let mut v: Vec<String> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(&version), ["linux_amd64"]);
+        assert_eq!(names(&other), ["linux_amd64"]);
+    }
 }
