@@ -257,6 +257,10 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
     });
     let platform = Platform::current();
     let target = crate::loader::data_dir().join("providers");
+    // Under init's working-directory lock: staging anywhere below is what
+    // a killed run left, whether or not this configuration still uses
+    // that provider.
+    getproviders::remove_stale_staging_in_tree(&target);
 
     // Step 1: which providers to ask about, with the lines OpenTofu prints
     // as it starts each query.
@@ -648,7 +652,7 @@ pub fn store_plugin_path(dirs: &[String]) -> Result<(), String> {
         .collect();
     let js = format!("[\n{}\n]", items.join(",\n"));
     let _ = std::fs::create_dir_all(crate::loader::data_dir());
-    std::fs::write(&path, js).map_err(|e| e.to_string())
+    initwd::atomic_file::write_atomic(&path, js.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// A JSON string as Go's `encoding/json` writes it (HTML-safe escapes).

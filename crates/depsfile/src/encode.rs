@@ -83,7 +83,9 @@ fn atomic_write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         _ => Path::new("."),
     };
     let mut tmp = tempfile::Builder::new()
-        .prefix(".terraform.lock.hcl")
+        // The name `init` sweeps up after a run killed before the rename
+        // (`initwd::atomic_file`'s pattern).
+        .prefix(".terraform.lock.hcl.tmp-")
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use crate::hash::{package_hash_v1, Hash};
 use crate::http::HttpClient;
-use crate::install::{install_package, link_or_copy, InstallError, Installed};
+use crate::install::{
+    install_package, link_or_copy, remove_stale_staging, InstallError, Installed,
+};
 use crate::meta::{unpacked_directory_path, PackageMeta};
 use crate::platform::Platform;
 use crate::version::Version;
@@ -76,6 +78,10 @@ impl PluginCache {
         allowed: &[Hash],
     ) -> Result<Option<Installed>, InstallError> {
         let cached = unpacked_directory_path(&self.dir, provider, version, platform);
+        // Holding the version's lock: any staging here is a dead run's.
+        if let Some(version_dir) = cached.parent() {
+            remove_stale_staging(version_dir);
+        }
         if !cached.is_dir() || (allowed.is_empty() && !self.may_break_lock_file) {
             return Ok(None);
         }

@@ -78,11 +78,13 @@ pub fn install_package(
         .map_err(|e| format!("failed to create {}: {e}", parent.display()))?;
     let (auth, hash) = match &meta.location {
         PackageLocation::HttpUrl(url) => {
-            // Downloaded outside the target tree: an interrupted download
-            // must not leave anything under `base`.
+            // Downloaded beside the package directory under a staging
+            // name (OpenTofu uses the system's temporary directory): a
+            // killed run's partial download is then removed by the next
+            // installation of this version instead of staying in /tmp.
             let mut tmp = tempfile::Builder::new()
-                .prefix("terraform-provider")
-                .tempfile()
+                .prefix(".tmp-download-")
+                .tempfile_in(parent)
                 .map_err(|e| {
                     format!("failed to open temporary file to download from {url}: {e}")
                 })?;
@@ -270,6 +272,54 @@ fn finish(
     })
 }
 
+/// What installations put beside package directories while they work:
+/// staging directories and links being swapped in (`.tmp-`), replaced
+/// packages on their way out (`.old-`). None parses as a platform, so no
+/// scan mistakes one for a package.
+const WORK_PREFIXES: [&str; 2] = [".tmp-", ".old-"];
+
+/// Removes what interrupted installations left in `version_dir`, the
+/// directory holding a version's package directories. Only for callers
+/// holding the lock that serialises installations there (the plugin
+/// cache's per-version lock, `init`'s working-directory lock): another
+/// installer's staging would go too.
+pub fn remove_stale_staging(version_dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(version_dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if !WORK_PREFIXES.iter().any(|p| name.starts_with(p)) {
+            continue;
+        }
+        let path = e.path();
+        let _ = match std::fs::symlink_metadata(&path) {
+            Ok(md) if md.is_dir() => std::fs::remove_dir_all(&path),
+            _ => std::fs::remove_file(&path),
+        };
+    }
+}
+
+/// [`remove_stale_staging`] in every version directory of a provider
+/// directory such as `.terraform/providers`
+/// (`<base>/<host>/<namespace>/<type>/<version>`), for a caller holding
+/// the lock on all of it.
+pub fn remove_stale_staging_in_tree(base: &Path) {
+    let mut level = vec![base.to_path_buf()];
+    for _ in 0..4 {
+        level = level
+            .iter()
+            .filter_map(|d| std::fs::read_dir(d).ok())
+            .flat_map(|rd| rd.flatten().map(|e| e.path()))
+            .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()))
+            .collect();
+    }
+    for version_dir in level {
+        remove_stale_staging(&version_dir);
+    }
+}
+
 /// A temporary directory beside the target, on the same file system so
 /// the final rename is atomic. Its name never parses as a platform, so a
 /// scan of the directory ignores it while it exists.
@@ -353,4 +403,42 @@ fn copy_dir(src: &Path, dst: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a killed install leaves beside a package goes; the package
+    /// and other versions' packages stay.
+    #[test]
+    fn stale_staging_is_swept_in_every_version_directory() {
+        let d = tempfile::tempdir().unwrap();
+        let version = d.path().join("registry.opentofu.org/hashicorp/null/1.0.0");
+        let other = d.path().join("registry.opentofu.org/hashicorp/null/2.0.0");
+        for dir in [
+            version.join("linux_amd64"),
+            version.join(".tmp-AbC123/inner"),
+            version.join(".old-1-2"),
+            other.join("linux_amd64"),
+        ] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(version.join(".tmp-download-XyZ"), b"half a zip").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(version.join("linux_amd64"), version.join(".tmp-link-1-2"))
+            .unwrap();
+        std::fs::write(other.join(".tmp-download-Q"), b"").unwrap();
+        remove_stale_staging_in_tree(d.path());
+        let names = |dir: &Path| {
+            let mut v: Vec<String> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(&version), ["linux_amd64"]);
+        assert_eq!(names(&other), ["linux_amd64"]);
+    }
 }

@@ -49,7 +49,9 @@ pub use hash::{
     package_hash_v1_zip, preferred_hashes, Hash, LocalPackage, SCHEME_H1, SCHEME_ZIP,
 };
 pub use http::{HttpClient, HttpOptions};
-pub use install::{install_package, InstallError, Installed};
+pub use install::{
+    install_package, remove_stale_staging, remove_stale_staging_in_tree, InstallError, Installed,
+};
 pub use installation_config::{
     build_source, implied_local_mirror_dirs, load_provider_cli_config, parse_provider_cli_config,
     plugin_dir_source, InstallationMethod, MethodConfig, NetworkSettings, ProviderCliConfig,

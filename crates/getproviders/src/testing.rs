@@ -205,6 +205,26 @@ pub struct SeenRequest {
 
 type Routes = Arc<Mutex<HashMap<String, Route>>>;
 
+/// How slowly a server answers routed requests: a pause before the
+/// response, then the body in chunks with a pause after each. Tests that
+/// interrupt a client use it to stretch each phase of its work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pace {
+    pub before_response: Duration,
+    /// Bytes per chunk; 0 sends the body in one write.
+    pub chunk_bytes: usize,
+    pub chunk_pause: Duration,
+}
+
+impl Pace {
+    /// Full speed.
+    pub const NONE: Pace = Pace {
+        before_response: Duration::ZERO,
+        chunk_bytes: 0,
+        chunk_pause: Duration::ZERO,
+    };
+}
+
 /// A whole request, for servers that answer through a handler
 /// ([`LoopbackServer::start_handler`]): APIs with methods, query strings
 /// and request bodies.
@@ -256,6 +276,7 @@ pub struct LoopbackServer {
     routes: Routes,
     seen: Arc<Mutex<Vec<SeenRequest>>>,
     stop: Arc<AtomicBool>,
+    pace: Arc<Mutex<Pace>>,
 }
 
 /// A connection the server answers on: plain TCP or TLS over it.
@@ -312,7 +333,8 @@ impl LoopbackServer {
         let routes: Routes = Arc::default();
         let seen: Arc<Mutex<Vec<SeenRequest>>> = Arc::default();
         let stop = Arc::new(AtomicBool::new(false));
-        let (r, s, st) = (routes.clone(), seen.clone(), stop.clone());
+        let pace: Arc<Mutex<Pace>> = Arc::default();
+        let (r, s, st, pc) = (routes.clone(), seen.clone(), stop.clone(), pace.clone());
         std::thread::spawn(move || {
             for conn in listener.incoming() {
                 if st.load(Ordering::SeqCst) {
@@ -320,8 +342,9 @@ impl LoopbackServer {
                 }
                 let Ok(conn) = conn else { continue };
                 let (r, s, tls, h) = (r.clone(), s.clone(), tls.clone(), handler.clone());
+                let pace = *pc.lock().expect("pace lock");
                 std::thread::spawn(move || match (tls, h) {
-                    (None, None) => serve(conn, &r, &s),
+                    (None, None) => serve(conn, &r, &s, pace),
                     (None, Some(h)) => serve_handler(conn, &h, &s),
                     (Some(config), h) => {
                         let Ok(server) = rustls::ServerConnection::new(config) else {
@@ -329,7 +352,7 @@ impl LoopbackServer {
                         };
                         let stream = rustls::StreamOwned::new(server, conn);
                         match h {
-                            None => serve(stream, &r, &s),
+                            None => serve(stream, &r, &s, pace),
                             Some(h) => serve_handler(stream, &h, &s),
                         }
                     }
@@ -342,7 +365,14 @@ impl LoopbackServer {
             routes,
             seen,
             stop,
+            pace,
         }
+    }
+
+    /// How slowly routed requests on connections accepted from now on
+    /// are answered (handlers are not paced).
+    pub fn set_pace(&self, pace: Pace) {
+        *self.pace.lock().expect("pace lock") = pace;
     }
 
     /// `127.0.0.1:PORT`.
@@ -394,7 +424,7 @@ fn tls_config(cert_chain_pem: &[u8], key_pem: &[u8]) -> Arc<rustls::ServerConfig
     Arc::new(config)
 }
 
-fn serve(mut conn: impl Conn, routes: &Routes, seen: &Mutex<Vec<SeenRequest>>) {
+fn serve(mut conn: impl Conn, routes: &Routes, seen: &Mutex<Vec<SeenRequest>>, pace: Pace) {
     // Requests have no body: the headers are all there is to read.
     let mut reader = BufReader::new(&mut conn);
     let mut line = String::new();
@@ -438,6 +468,7 @@ fn serve(mut conn: impl Conn, routes: &Routes, seen: &Mutex<Vec<SeenRequest>>) {
             reason(status)
         )
     };
+    std::thread::sleep(pace.before_response);
     match route {
         Route::Body {
             status,
@@ -445,7 +476,16 @@ fn serve(mut conn: impl Conn, routes: &Routes, seen: &Mutex<Vec<SeenRequest>>) {
             body,
         } => {
             let _ = conn.write_all(head(status, &content_type, body.len()).as_bytes());
-            let _ = conn.write_all(&body);
+            if pace.chunk_bytes == 0 {
+                let _ = conn.write_all(&body);
+            } else {
+                for chunk in body.chunks(pace.chunk_bytes) {
+                    if conn.write_all(chunk).and_then(|()| conn.flush()).is_err() {
+                        break;
+                    }
+                    std::thread::sleep(pace.chunk_pause);
+                }
+            }
         }
         Route::Truncated { body, announced } => {
             let _ = conn.write_all(head(200, "application/zip", announced).as_bytes());

@@ -7,17 +7,19 @@
 //! the registry client, other remote packages through the
 //! [`PackageFetcher`].
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use addrs::{ModuleSource, DEFAULT_MODULE_REGISTRY_HOST};
 use hclsyntax::{Diagnostic, Diagnostics, Range, Severity};
 
+use crate::atomic_file::remove_stale_temp_files;
 use crate::cancel::Cancel;
 use crate::fetch::expand_subdir_glob;
 use crate::fetcher::{remove_stale_staging, PackageFetcher};
 use crate::goversion::{Constraints, Version};
-use crate::manifest::{Manifest, Record};
+use crate::manifest::{Manifest, Record, MANIFEST_FILENAME};
 use crate::pathutil::{eval_symlinks, go_io_error_text, join, under};
 use crate::registry::{select_version, RegistryClient, RegistryError};
 
@@ -151,6 +153,9 @@ impl InstallerConfig {
 pub struct ModuleInstaller {
     cfg: InstallerConfig,
     manifest: Mutex<Manifest>,
+    /// The keys the manifest file on disk records, which a run killed
+    /// now would leave for the next one to trust.
+    on_disk: Mutex<BTreeSet<String>>,
     fetcher: PackageFetcher,
     /// Shared with the threads registry requests run on.
     registry: Option<Arc<RegistryClient>>,
@@ -189,11 +194,15 @@ impl ModuleInstaller {
         };
         std::fs::create_dir_all(&mods).map_err(|e| vec![read_err(go_io_error_text(&e))])?;
         let mut manifest = Manifest::read_dir(&mods).map_err(|e| vec![read_err(e.to_string())])?;
+        // Under init's lock: what a killed run left goes.
         remove_stale_staging(&mods);
+        remove_stale_temp_files(&mods.join(MANIFEST_FILENAME));
+        let on_disk = manifest.records.keys().cloned().collect();
         manifest.insert(Record::root(cfg.root_dir.clone()));
         Ok(ModuleInstaller {
             cfg,
             manifest: Mutex::new(manifest),
+            on_disk: Mutex::new(on_disk),
             fetcher,
             registry: registry.map(Arc::new),
             hooks,
@@ -216,19 +225,42 @@ impl ModuleInstaller {
 
     /// Writes the manifest (once, after the walk), atomically.
     pub fn write_manifest(&self) -> Result<(), Diagnostics> {
+        let manifest = self.lock_manifest();
+        self.write_locked(&manifest)
+    }
+
+    fn write_locked(&self, manifest: &Manifest) -> Result<(), Diagnostics> {
         let mods = under(&self.cfg.work_dir, &self.cfg.modules_dir);
-        self.lock_manifest()
-            .write_dir(&mods)
-            .map(|_| ())
-            .map_err(|e| {
-                vec![sourceless(
-                    "Failed to update module manifest",
-                    format!(
-                        "Unable to write the module manifest file: {}",
-                        go_io_error_text(&e)
-                    ),
-                )]
-            })
+        manifest.write_dir(&mods).map_err(|e| {
+            vec![sourceless(
+                "Failed to update module manifest",
+                format!(
+                    "Unable to write the module manifest file: {}",
+                    go_io_error_text(&e)
+                ),
+            )]
+        })?;
+        *self.on_disk.lock().expect("manifest keys lock poisoned") =
+            manifest.records.keys().cloned().collect();
+        Ok(())
+    }
+
+    /// Rewrites the manifest file when it still records a module that
+    /// `manifest` has dropped, before that module's directory is removed
+    /// or replaced. (OpenTofu writes the manifest once, at the end: a run
+    /// killed after replacing a directory left the old record naming the
+    /// new contents, trusted by the next run with the old source.)
+    fn unrecord_on_disk(&self, manifest: &Manifest) -> Result<(), Diagnostics> {
+        let stale = self
+            .on_disk
+            .lock()
+            .expect("manifest keys lock poisoned")
+            .iter()
+            .any(|k| !manifest.records.contains_key(k));
+        if stale {
+            self.write_locked(manifest)?;
+        }
+        Ok(())
     }
 
     fn abs(&self, p: &str) -> PathBuf {
@@ -267,8 +299,20 @@ impl ModuleInstaller {
                     Some(r) if r.source != source_str => true,
                     Some(r) => r.version.as_ref().is_some_and(|v| !constraints.check(v)),
                 };
+            let recorded = manifest.records.len();
             if replace {
                 manifest.remove_with_descendants(&key);
+            } else if manifest
+                .get(&key)
+                .is_some_and(|r| !self.abs(&r.dir).is_dir())
+            {
+                // Recorded but its directory is gone: what is installed
+                // there next may not be what the record says (a newer
+                // registry version), so the record goes too.
+                manifest.records.remove(&key);
+            }
+            if manifest.records.len() != recorded {
+                self.unrecord_on_disk(&manifest)?;
             }
             match manifest.get(&key) {
                 None => {
@@ -295,10 +339,7 @@ impl ModuleInstaller {
                         warnings: Vec::new(),
                     });
                 }
-                Some(_) => {
-                    // Recorded but its directory is gone: start clean.
-                    let _ = remove_any(&self.abs(&inst_path));
-                }
+                Some(_) => unreachable!("a record whose directory is gone was dropped above"),
             }
         }
 

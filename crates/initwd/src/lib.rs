@@ -9,6 +9,7 @@
 //! configuration language beyond reading the CLI configuration's `host`
 //! blocks. Loading each installed module is the caller's (`configs`) job.
 
+pub mod atomic_file;
 pub mod cancel;
 pub mod cliconfig;
 pub mod fetch;

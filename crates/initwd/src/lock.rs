@@ -18,6 +18,24 @@ pub struct WorkDirLock {
     // forgotten on purpose and closing the file releases it.
     _lock: fd_lock::RwLock<File>,
     path: PathBuf,
+    /// The locked file's identity, to tell it from a file created at the
+    /// same path after this one was removed.
+    identity: Option<FileIdentity>,
+}
+
+/// Device and inode (where the platform has them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileIdentity(u64, u64);
+
+#[cfg(unix)]
+fn identity(md: &std::fs::Metadata) -> Option<FileIdentity> {
+    use std::os::unix::fs::MetadataExt;
+    Some(FileIdentity(md.dev(), md.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_: &std::fs::Metadata) -> Option<FileIdentity> {
+    None
 }
 
 /// Why a lock could not be had.
@@ -80,6 +98,7 @@ impl WorkDirLock {
             .write(true)
             .open(&path)
             .map_err(io)?;
+        let identity = file.metadata().ok().as_ref().and_then(identity);
         let mut lock = fd_lock::RwLock::new(file);
         let start = Instant::now();
         loop {
@@ -100,7 +119,26 @@ impl WorkDirLock {
                 Err(e) => return Err(io(e)),
             }
         }
-        Ok(WorkDirLock { _lock: lock, path })
+        Ok(WorkDirLock {
+            _lock: lock,
+            path,
+            identity,
+        })
+    }
+
+    /// Whether the locked file is still the one at [`WorkDirLock::path`].
+    /// A holder that is done removes the file before it lets go; a run
+    /// that was waiting on it then holds a lock nobody else sees, while a
+    /// third run may have created and locked a new file at the path. Such
+    /// a lock must be dropped and taken again.
+    pub fn is_current(&self) -> bool {
+        match std::fs::metadata(&self.path) {
+            Err(_) => false,
+            Ok(md) => match (self.identity, identity(&md)) {
+                (Some(mine), Some(there)) => mine == there,
+                _ => true,
+            },
+        }
     }
 
     /// The lock file.
@@ -124,6 +162,21 @@ mod tests {
         assert_eq!(err.diagnostic_text().0, "Working directory is locked");
         drop(first);
         WorkDirLock::acquire(d.path(), Duration::ZERO).unwrap();
+    }
+
+    /// The holder removes the file and lets go; a waiter then locks the
+    /// removed file while a newcomer locks the new one at the same path.
+    /// Only the newcomer's lock is current.
+    #[test]
+    fn a_lock_on_a_removed_file_is_not_current() {
+        let d = tempfile::tempdir().unwrap();
+        let stale = WorkDirLock::acquire(d.path(), Duration::ZERO).unwrap();
+        assert!(stale.is_current());
+        std::fs::remove_file(stale.path()).unwrap();
+        assert!(!stale.is_current());
+        let newcomer = WorkDirLock::acquire(d.path(), Duration::ZERO).unwrap();
+        assert!(newcomer.is_current());
+        assert!(!stale.is_current());
     }
 
     #[test]

@@ -8,10 +8,11 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+
+use crate::atomic_file::write_atomic;
 
 use crate::goversion::Version;
 
@@ -252,32 +253,6 @@ impl Manifest {
         let prefix = format!("{key}.");
         self.records.retain(|k, _| !k.starts_with(&prefix));
     }
-}
-
-/// Writes `bytes` to `path` through a synced temporary file renamed into
-/// place.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".modules.json.")
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
-    }
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    // Make the rename itself durable where the platform allows it.
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
 }
 
 /// `filepath.ToSlash`.

@@ -420,6 +420,49 @@ fn changed_source_drops_descendant_records() {
     assert!(!env.work.path().join(".terraform/modules/a").exists());
 }
 
+/// A run killed after replacing a module's directory but before its
+/// final manifest write must not leave the old record naming the new
+/// contents (the next run with the old source would trust them): the
+/// record is dropped from the file on disk before the directory changes.
+#[test]
+fn a_replaced_module_is_unrecorded_on_disk_before_its_directory_changes() {
+    let repo = git_package();
+    repo.commit(&[("main.tf", Some("# net v2\n"))], "v2");
+    repo.tag("v2.0.0");
+    let env = Env::new();
+    let inst = env.installer(None, false);
+    install(&inst, &["a"], &repo.source("ref=v1.0.0"), None, None).unwrap();
+    install(&inst, &["b"], &repo.source("ref=v1.0.0"), None, None).unwrap();
+    inst.write_manifest().unwrap();
+    let on_disk = || Manifest::read_dir(&env.work.path().join(".terraform/modules")).unwrap();
+    assert!(on_disk().get("a").is_some());
+
+    let inst2 = env.installer(None, false);
+    install(&inst2, &["a"], &repo.source("ref=v2.0.0"), None, None).unwrap();
+    // Killed here: `a` holds v2 and the manifest no longer claims v1;
+    // `b`, untouched, keeps its record.
+    assert_eq!(
+        read(env.work.path().join(".terraform/modules/a/main.tf")),
+        "# net v2\n"
+    );
+    let m = on_disk();
+    assert!(m.get("a").is_none(), "{m:?}");
+    assert!(m.get("b").is_some(), "{m:?}");
+    // An unchanged module costs no write.
+    let before = std::fs::metadata(env.work.path().join(".terraform/modules/modules.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    install(&inst2, &["b"], &repo.source("ref=v1.0.0"), None, None).unwrap();
+    let after = std::fs::metadata(env.work.path().join(".terraform/modules/modules.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(before, after);
+    inst2.write_manifest().unwrap();
+    assert_eq!(on_disk(), inst2.manifest());
+}
+
 #[test]
 fn registry_errors() {
     let repo = git_package();

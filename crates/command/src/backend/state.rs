@@ -113,15 +113,13 @@ pub fn encode(st: &CliState) -> String {
     out
 }
 
-/// Writes the file atomically: a temporary file beside it, then a rename.
+/// Writes the file atomically: a synced temporary file beside it, then a
+/// rename (see [`initwd::atomic_file`]).
 pub fn write(path: &Path, st: &CliState) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{}.tmp-{}", STATE_FILENAME, std::process::id()));
-    std::fs::write(&tmp, encode(st))?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    initwd::atomic_file::write_atomic(path, encode(st).as_bytes())
 }
 
 /// Go's `json.Indent` of compact JSON: one element a line, empty objects

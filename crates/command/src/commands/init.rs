@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use configs::config_build::build_config;
+use initwd::atomic_file::remove_stale_temp_files;
 use initwd::{
     download_line, install_line, InstallHooks, InstallerConfig, ModuleInstaller, PackageFetcher,
     RegistryClient, RegistryOptions, Version, WorkDirLock,
@@ -520,8 +521,13 @@ impl InitLock {
         loop {
             match WorkDirLock::acquire(&data, self.wait) {
                 Ok(l) => {
-                    if l.path().exists() {
+                    if l.is_current() {
                         self.held = Some(l);
+                        // Temporary files of writes a killed run began:
+                        // no writer of these is alive while we hold the
+                        // lock. (The installers sweep their own staging.)
+                        remove_stale_temp_files(&backend::state::state_path(&data));
+                        remove_stale_temp_files(Path::new(provider_install::LOCK_FILE));
                         return Ok(());
                     }
                     // The previous holder removed the file as we got it:

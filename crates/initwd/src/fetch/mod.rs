@@ -109,9 +109,17 @@ fn fetch_package_depth(
                 return fetch_package_depth(&pkg, dst, settings, redirects + 1);
             }
             // go-getter's getSubdir: fetch the whole package elsewhere,
-            // then keep only the subdirectory.
-            let tmp = tempfile::tempdir()
-                .map_err(|e| format!("failed to create temporary directory: {e}"))?;
+            // then keep only the subdirectory. Elsewhere is beside `dst`
+            // under the installer's staging name, not the system's
+            // temporary directory: a killed run's copy is swept by the
+            // next one.
+            let tmp = match dst.parent().filter(|p| p.is_dir()) {
+                Some(p) => tempfile::Builder::new()
+                    .prefix(crate::fetcher::STAGING_PREFIX)
+                    .tempdir_in(p),
+                None => tempfile::tempdir(),
+            }
+            .map_err(|e| format!("failed to create temporary directory: {e}"))?;
             let whole = tmp.path().join("pkg");
             fetch_package_depth(&pkg, &whole, settings, redirects + 1)?;
             let sub_dir = expand_subdir_glob(&whole, &sub)?;

@@ -6,7 +6,7 @@
 //! missing, tagged (`Cloud.StateMgr`), and its current state version read
 //! (`RefreshState`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::client::{ApiError, Project, Workspace};
 use super::config::Strategy;
@@ -38,12 +38,7 @@ pub fn current(data_dir: &Path, tf_workspace: Option<&str>) -> String {
 /// `Meta.SetWorkspace`: the name, without a newline, written atomically.
 pub fn set(data_dir: &Path, name: &str) -> std::io::Result<()> {
     std::fs::create_dir_all(data_dir)?;
-    let path: PathBuf = data_dir.join(ENVIRONMENT_FILE);
-    let tmp = data_dir.join(format!(".{ENVIRONMENT_FILE}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, name)?;
-    std::fs::rename(&tmp, &path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    initwd::atomic_file::write_atomic(&data_dir.join(ENVIRONMENT_FILE), name.as_bytes())
 }
 
 /// `Cloud.Workspaces`: the one named workspace, or the names of those with
