@@ -315,38 +315,42 @@ fn checkout_detached(repo: &Repository, commit: &git2::Commit<'_>) -> Result<(),
         .map_err(|e| git_err("git checkout", e))
 }
 
-/// `git checkout <ref>`: an existing local branch, else anything
-/// rev-parse resolves (tags, commit IDs, `origin/x`), else a remote
-/// branch of that name becomes a new local branch.
+/// go-getter's `checkout`: the ref resolved to a commit as `git rev-parse
+/// --verify --end-of-options REF^{commit}` would, trying `REF`, then
+/// `refs/remotes/origin/REF`, then `refs/tags/REF`; anything else is
+/// `invalid ref: "REF"`. A ref is never an option to git (libgit2 has
+/// none, and go-getter passes `--end-of-options`), so
+/// `?ref=--upload-pack=...` is just a ref that does not resolve.
 fn checkout_ref(repo: &Repository, r: &str) -> Result<(), String> {
-    let not_found =
-        || format!("git checkout: error: pathspec '{r}' did not match any file(s) known to git");
-    if r.starts_with('-') {
-        return Err(not_found());
-    }
-    if let Ok(obj) = repo.revparse_single(&format!("refs/heads/{r}")) {
-        let commit = obj
-            .peel_to_commit()
-            .map_err(|e| git_err("git checkout", e))?;
-        repo.checkout_tree(commit.as_object(), Some(CheckoutBuilder::new().force()))
-            .map_err(|e| git_err("git checkout", e))?;
-        return repo
-            .set_head(&format!("refs/heads/{r}"))
-            .map_err(|e| git_err("git checkout", e));
-    }
-    if let Ok(obj) = repo.revparse_single(r) {
-        if let Ok(commit) = obj.peel_to_commit() {
-            return checkout_detached(repo, &commit);
+    let candidates = [
+        r.to_string(),
+        format!("refs/remotes/origin/{r}"),
+        format!("refs/tags/{r}"),
+    ];
+    for candidate in &candidates {
+        // revparse would read `-x` or `a..b` as syntax; only names and
+        // commit IDs are refs here.
+        if candidate.starts_with('-') || candidate.contains("..") {
+            continue;
         }
-        return Err(format!("git checkout: fatal: reference is not a tree: {r}"));
+        let Ok(commit) = repo
+            .revparse_single(candidate)
+            .and_then(|o| o.peel_to_commit())
+        else {
+            continue;
+        };
+        // A local branch stays checked out as that branch (as `git
+        // checkout NAME` leaves it); anything else is a detached HEAD.
+        if repo.find_branch(r, git2::BranchType::Local).is_ok() && candidate == r {
+            repo.checkout_tree(commit.as_object(), Some(CheckoutBuilder::new().force()))
+                .map_err(|e| git_err("git checkout", e))?;
+            return repo
+                .set_head(&format!("refs/heads/{r}"))
+                .map_err(|e| git_err("git checkout", e));
+        }
+        return checkout_detached(repo, &commit);
     }
-    if let Ok(obj) = repo.revparse_single(&format!("refs/remotes/origin/{r}")) {
-        let commit = obj
-            .peel_to_commit()
-            .map_err(|e| git_err("git checkout", e))?;
-        return checkout_branch(repo, r, &commit);
-    }
-    Err(not_found())
+    Err(format!("invalid ref: {}", addrs::go_quote(r)))
 }
 
 /// `git submodule update --init --recursive`.
