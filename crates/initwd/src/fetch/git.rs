@@ -150,9 +150,37 @@ fn git_err(context: &str, e: git2::Error) -> String {
     format!("{context}: {}", e.message())
 }
 
+/// The transports `git clone` allows by default (its `protocol.allow`
+/// "always" list, plus `file`) in the URL forms libgit2 reads. Anything
+/// else would be libgit2 guessing — it reads `ext::sh -c ...` as an SSH
+/// host called `ext` — where OpenTofu's git refuses.
+const TRANSPORTS: [&str; 7] = ["http", "https", "ssh", "git", "file", "git+ssh", "ssh+git"];
+
+/// Refuses a URL naming a transport OpenTofu's `git` would not use, in
+/// git's words: `<helper>::<address>` runs a remote helper, and `ext`
+/// (which runs a command) is never allowed.
+fn check_transport(url: &str) -> Result<(), String> {
+    if let Some((helper, _)) = url.split_once("::") {
+        if !helper.is_empty() && !helper.contains(['/', ':']) {
+            return Err(if helper == "ext" {
+                format!("git clone: transport '{helper}' not allowed")
+            } else {
+                format!("git clone: Unable to find remote helper for '{helper}'")
+            });
+        }
+    }
+    let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+    match scheme {
+        Some(s) if TRANSPORTS.contains(&s.as_str()) => Ok(()),
+        Some(s) => Err(format!("git clone: Unable to find remote helper for '{s}'")),
+        None => Err(format!("git clone: repository '{url}' does not exist")),
+    }
+}
+
 /// Clones `src` into `dst` (which must not exist or be empty) and checks
 /// out the requested ref.
 pub fn fetch_git(src: &GitSource, dst: &Path) -> Result<(), String> {
+    check_transport(&src.url)?;
     if dst.exists()
         && std::fs::read_dir(dst)
             .map(|mut d| d.next().is_some())
@@ -389,6 +417,25 @@ mod tests {
         let s = parse_git_source("ssh://git@example.com/r.git?sshkey=aGVsbG8=").unwrap();
         assert_eq!(s.ssh_key.as_deref(), Some("hello"));
         assert!(parse_git_source("ssh://x/r?sshkey=%25%25").is_err());
+    }
+
+    #[test]
+    fn transports() {
+        assert!(check_transport("https://example.com/r.git").is_ok());
+        assert!(check_transport("file:///tmp/r").is_ok());
+        assert!(check_transport("ssh://git@example.com/r.git").is_ok());
+        assert_eq!(
+            check_transport("ext::sh%20-c%20touch").unwrap_err(),
+            "git clone: transport 'ext' not allowed"
+        );
+        assert_eq!(
+            check_transport("fd::3").unwrap_err(),
+            "git clone: Unable to find remote helper for 'fd'"
+        );
+        assert_eq!(
+            check_transport("gopher://x/r").unwrap_err(),
+            "git clone: Unable to find remote helper for 'gopher'"
+        );
     }
 
     #[test]
