@@ -22,6 +22,8 @@ mod error;
 mod format;
 mod name;
 mod tar;
+#[cfg(feature = "test-support")]
+pub mod testing;
 mod zip;
 
 use std::path::Path;
