@@ -63,22 +63,6 @@ impl UnpackError {
             source,
         }
     }
-
-    /// The same error naming `shown` where it named `actual`: callers
-    /// that unpack into a staging directory report the directory the
-    /// user knows, as OpenTofu (which unpacks in place) does.
-    pub fn with_root_shown_as(self, actual: &std::path::Path, shown: &std::path::Path) -> Self {
-        match self {
-            UnpackError::Path { op, path, source } => {
-                let path = match path.strip_prefix(actual) {
-                    Ok(rel) => shown.join(rel),
-                    Err(_) => path,
-                };
-                UnpackError::Path { op, path, source }
-            }
-            other => other,
-        }
-    }
 }
 
 /// Go's text for an I/O error: the lower-case `strerror` without Rust's

@@ -17,6 +17,7 @@ pub struct T {
     pub mode: u32,
 }
 
+/// A regular file entry.
 pub fn file(name: &str, data: &str) -> T {
     T {
         kind: b'0',
@@ -27,6 +28,7 @@ pub fn file(name: &str, data: &str) -> T {
     }
 }
 
+/// A directory entry (name it with a trailing `/`).
 pub fn dir(name: &str) -> T {
     T {
         kind: b'5',
@@ -37,6 +39,7 @@ pub fn dir(name: &str) -> T {
     }
 }
 
+/// A symbolic link entry.
 pub fn symlink(name: &str, target: &str) -> T {
     T {
         kind: b'2',
@@ -47,6 +50,7 @@ pub fn symlink(name: &str, target: &str) -> T {
     }
 }
 
+/// A hard link entry.
 pub fn hardlink(name: &str, target: &str) -> T {
     T {
         kind: b'1',
@@ -55,6 +59,7 @@ pub fn hardlink(name: &str, target: &str) -> T {
     }
 }
 
+/// A device or FIFO entry of type flag `kind`.
 pub fn special(name: &str, kind: u8) -> T {
     T {
         kind,
@@ -65,6 +70,7 @@ pub fn special(name: &str, kind: u8) -> T {
     }
 }
 
+/// Writes `v` in octal, NUL-terminated, into a header field.
 fn octal(field: &mut [u8], v: u64) {
     let s = format!("{:0width$o}", v, width = field.len() - 1);
     field[..s.len()].copy_from_slice(s.as_bytes());
@@ -97,12 +103,14 @@ pub fn tar(entries: &[T]) -> Vec<u8> {
     out
 }
 
+/// `bytes` gzipped.
 pub fn gz(bytes: &[u8]) -> Vec<u8> {
     let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     w.write_all(bytes).unwrap();
     w.finish().unwrap()
 }
 
+/// A gzipped ustar stream.
 pub fn tgz(entries: &[T]) -> Vec<u8> {
     gz(&tar(entries))
 }
@@ -120,6 +128,7 @@ pub struct Z {
     pub crc: Option<u32>,
 }
 
+/// A stored regular file with mode 0644.
 pub fn zfile(name: &str, data: &str) -> Z {
     Z {
         name: name.into(),
@@ -131,6 +140,7 @@ pub fn zfile(name: &str, data: &str) -> Z {
     }
 }
 
+/// A directory entry.
 pub fn zdir(name: &str) -> Z {
     Z {
         mode: Some(0o040755),
@@ -138,6 +148,7 @@ pub fn zdir(name: &str) -> Z {
     }
 }
 
+/// A symbolic link entry holding its target as data.
 pub fn zlink(name: &str, target: &str) -> Z {
     Z {
         mode: Some(0o120777),
