@@ -256,19 +256,15 @@ fn detect_gcs(src: &str) -> Result<Option<String>, DetectError> {
     Ok(Some(format!("gcs::{}", u.to_go_string())))
 }
 
+/// go-getter v1.8.6's `S3Detector`: only an address naming an
+/// `.amazonaws.com/` host is S3's to judge (anything else, however
+/// malformed, goes on to the next detector).
 fn detect_s3(src: &str) -> Result<Option<String>, DetectError> {
-    let full = if src.starts_with("http://") || src.starts_with("https://") {
-        src.to_string()
-    } else {
-        format!("https://{src}")
-    };
-    let parsed =
-        GoUrl::parse(&full).map_err(|_| DetectError::Other("error parsing S3 URL".to_string()))?;
-    if !parsed.host.ends_with(".amazonaws.com") {
+    if !src.contains(".amazonaws.com/") {
         return Ok(None);
     }
-    let src = full.replace("https://", "");
-    let parts: Vec<&str> = src.split('/').collect();
+    let full = src.to_string();
+    let parts: Vec<&str> = full.split('/').collect();
     let invalid = || DetectError::Other("URL is not a valid S3 URL".to_string());
     if parts.len() < 2 {
         return Err(invalid());

@@ -430,6 +430,9 @@ fn archive_that_is_not_a_zip_is_refused_and_nothing_installed() {
     assert_eq!(std::fs::read_dir(&version_dir).unwrap().count(), 0);
 }
 
+/// go-getter (OpenTofu's unzip) never makes links: the link entry is a
+/// plain file holding its target's text, so the entry written "through"
+/// it fails as Go's `MkdirAll` does.
 #[test]
 fn escaping_symlink_is_refused() {
     let mirror = tempfile::tempdir().unwrap();
@@ -449,12 +452,8 @@ fn escaping_symlink_is_refused() {
         .unwrap();
     let work = tempfile::tempdir().unwrap();
     let err = install_package(&meta, work.path(), &[], &http()).unwrap_err();
-    assert!(
-        err.0.contains(
-            r#"entry "sneaky" is a symbolic link to "../../../../../../etc", outside the package"#
-        ),
-        "{err}"
-    );
+    assert!(err.0.ends_with("/sneaky: not a directory"), "{err}");
+    assert!(err.0.contains(": mkdir "), "{err}");
     assert!(!work
         .path()
         .join("registry.opentofu.org/hashicorp/evil/1.0.0/linux_amd64")

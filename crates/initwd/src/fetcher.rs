@@ -189,8 +189,12 @@ fn staged(
             return Err(c.into());
         }
     };
-    result.map_err(FetchError::Failed)?;
     let from = staging.path().join("pkg");
+    // Messages name the install directory, not the staging directory the
+    // package was written in: OpenTofu writes in place.
+    result.map_err(|e| {
+        FetchError::Failed(e.replace(&from.display().to_string(), &inst_dir.display().to_string()))
+    })?;
     if std::fs::symlink_metadata(&from).is_err() {
         // A fetch that created nothing (an empty package): an empty
         // directory, as go-getter leaves.

@@ -27,22 +27,30 @@ fn archives_and_indirection() {
     let git_src = repo.source("");
     let tgz = tar_gz(&[("mod/main.tf", "# tgz\n")]);
     let zipped = zip(&[("main.tf", "# zip\n"), ("sub/x.tf", "# x\n")]);
-    let server = TestServer::start(move |path| match path {
-        "/pkg.tgz" => Reply::Http(200, Vec::new(), tgz.clone()),
-        "/download/pkg" => Reply::Http(200, Vec::new(), zipped.clone()),
-        "/indirect?terraform-get=1" => Reply::Http(
-            200,
-            vec![("X-Terraform-Get".into(), git_src.clone())],
-            Vec::new(),
-        ),
-        "/meta?terraform-get=1" => Reply::Http(
-            200,
-            Vec::new(),
-            b"<html><meta name=\"terraform-get\" content=\"/pkg.tgz\"></html>".to_vec(),
-        ),
-        "/nothing?terraform-get=1" => Reply::status(200),
-        _ => Reply::status(404),
+    // The server's own address is known only once it runs.
+    let port = std::sync::Arc::new(std::sync::OnceLock::<String>::new());
+    let base = port.clone();
+    let server = TestServer::start(move |path| {
+        let meta_target = format!("{}/pkg.tgz", base.get().unwrap());
+        match path {
+            "/pkg.tgz" => Reply::Http(200, Vec::new(), tgz.clone()),
+            "/download/pkg" => Reply::Http(200, Vec::new(), zipped.clone()),
+            "/indirect?terraform-get=1" => Reply::Http(
+                200,
+                vec![("X-Terraform-Get".into(), git_src.clone())],
+                Vec::new(),
+            ),
+            "/meta?terraform-get=1" => Reply::Http(
+                200,
+                Vec::new(),
+                format!("<html><meta name=\"terraform-get\" content=\"{meta_target}\"></html>")
+                    .into_bytes(),
+            ),
+            "/nothing?terraform-get=1" => Reply::status(200),
+            _ => Reply::status(404),
+        }
     });
+    port.set(server.url("")).unwrap();
     let settings = HttpSettings::default();
     let d = tempfile::tempdir().unwrap();
 
@@ -73,13 +81,8 @@ fn archives_and_indirection() {
     );
     let err =
         fetch_package(&server.url("/missing.zip"), &d.path().join("g"), &settings).unwrap_err();
-    assert_eq!(
-        err,
-        format!(
-            "error downloading '{}': bad response code: 404",
-            server.url("/missing.zip")
-        )
-    );
+    // go-getter returns an archive download's failure unwrapped.
+    assert_eq!(err, "bad response code: 404");
 }
 
 #[test]
@@ -94,7 +97,7 @@ fn garbage_archive_and_silence() {
     };
     let d = tempfile::tempdir().unwrap();
     let err = fetch_package(&server.url("/bad.zip"), &d.path().join("a"), &settings).unwrap_err();
-    assert!(err.starts_with("failed to read zip archive"), "{err}");
+    assert_eq!(err, "zip: not a valid zip file");
     let start = Instant::now();
     let err = fetch_package(&server.url("/slow.tgz"), &d.path().join("b"), &settings).unwrap_err();
     assert!(start.elapsed() < Duration::from_secs(3));

@@ -150,9 +150,37 @@ fn git_err(context: &str, e: git2::Error) -> String {
     format!("{context}: {}", e.message())
 }
 
+/// The transports `git clone` allows by default (its `protocol.allow`
+/// "always" list, plus `file`) in the URL forms libgit2 reads. Anything
+/// else would be libgit2 guessing — it reads `ext::sh -c ...` as an SSH
+/// host called `ext` — where OpenTofu's git refuses.
+const TRANSPORTS: [&str; 7] = ["http", "https", "ssh", "git", "file", "git+ssh", "ssh+git"];
+
+/// Refuses a URL naming a transport OpenTofu's `git` would not use, in
+/// git's words: `<helper>::<address>` runs a remote helper, and `ext`
+/// (which runs a command) is never allowed.
+fn check_transport(url: &str) -> Result<(), String> {
+    if let Some((helper, _)) = url.split_once("::") {
+        if !helper.is_empty() && !helper.contains(['/', ':']) {
+            return Err(if helper == "ext" {
+                format!("git clone: transport '{helper}' not allowed")
+            } else {
+                format!("git clone: Unable to find remote helper for '{helper}'")
+            });
+        }
+    }
+    let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+    match scheme {
+        Some(s) if TRANSPORTS.contains(&s.as_str()) => Ok(()),
+        Some(s) => Err(format!("git clone: Unable to find remote helper for '{s}'")),
+        None => Err(format!("git clone: repository '{url}' does not exist")),
+    }
+}
+
 /// Clones `src` into `dst` (which must not exist or be empty) and checks
 /// out the requested ref.
 pub fn fetch_git(src: &GitSource, dst: &Path) -> Result<(), String> {
+    check_transport(&src.url)?;
     if dst.exists()
         && std::fs::read_dir(dst)
             .map(|mut d| d.next().is_some())
@@ -315,38 +343,42 @@ fn checkout_detached(repo: &Repository, commit: &git2::Commit<'_>) -> Result<(),
         .map_err(|e| git_err("git checkout", e))
 }
 
-/// `git checkout <ref>`: an existing local branch, else anything
-/// rev-parse resolves (tags, commit IDs, `origin/x`), else a remote
-/// branch of that name becomes a new local branch.
+/// go-getter's `checkout`: the ref resolved to a commit as `git rev-parse
+/// --verify --end-of-options REF^{commit}` would, trying `REF`, then
+/// `refs/remotes/origin/REF`, then `refs/tags/REF`; anything else is
+/// `invalid ref: "REF"`. A ref is never an option to git (libgit2 has
+/// none, and go-getter passes `--end-of-options`), so
+/// `?ref=--upload-pack=...` is just a ref that does not resolve.
 fn checkout_ref(repo: &Repository, r: &str) -> Result<(), String> {
-    let not_found =
-        || format!("git checkout: error: pathspec '{r}' did not match any file(s) known to git");
-    if r.starts_with('-') {
-        return Err(not_found());
-    }
-    if let Ok(obj) = repo.revparse_single(&format!("refs/heads/{r}")) {
-        let commit = obj
-            .peel_to_commit()
-            .map_err(|e| git_err("git checkout", e))?;
-        repo.checkout_tree(commit.as_object(), Some(CheckoutBuilder::new().force()))
-            .map_err(|e| git_err("git checkout", e))?;
-        return repo
-            .set_head(&format!("refs/heads/{r}"))
-            .map_err(|e| git_err("git checkout", e));
-    }
-    if let Ok(obj) = repo.revparse_single(r) {
-        if let Ok(commit) = obj.peel_to_commit() {
-            return checkout_detached(repo, &commit);
+    let candidates = [
+        r.to_string(),
+        format!("refs/remotes/origin/{r}"),
+        format!("refs/tags/{r}"),
+    ];
+    for candidate in &candidates {
+        // revparse would read `-x` or `a..b` as syntax; only names and
+        // commit IDs are refs here.
+        if candidate.starts_with('-') || candidate.contains("..") {
+            continue;
         }
-        return Err(format!("git checkout: fatal: reference is not a tree: {r}"));
+        let Ok(commit) = repo
+            .revparse_single(candidate)
+            .and_then(|o| o.peel_to_commit())
+        else {
+            continue;
+        };
+        // A local branch stays checked out as that branch (as `git
+        // checkout NAME` leaves it); anything else is a detached HEAD.
+        if repo.find_branch(r, git2::BranchType::Local).is_ok() && candidate == r {
+            repo.checkout_tree(commit.as_object(), Some(CheckoutBuilder::new().force()))
+                .map_err(|e| git_err("git checkout", e))?;
+            return repo
+                .set_head(&format!("refs/heads/{r}"))
+                .map_err(|e| git_err("git checkout", e));
+        }
+        return checkout_detached(repo, &commit);
     }
-    if let Ok(obj) = repo.revparse_single(&format!("refs/remotes/origin/{r}")) {
-        let commit = obj
-            .peel_to_commit()
-            .map_err(|e| git_err("git checkout", e))?;
-        return checkout_branch(repo, r, &commit);
-    }
-    Err(not_found())
+    Err(format!("invalid ref: {}", addrs::go_quote(r)))
 }
 
 /// `git submodule update --init --recursive`.
@@ -385,6 +417,25 @@ mod tests {
         let s = parse_git_source("ssh://git@example.com/r.git?sshkey=aGVsbG8=").unwrap();
         assert_eq!(s.ssh_key.as_deref(), Some("hello"));
         assert!(parse_git_source("ssh://x/r?sshkey=%25%25").is_err());
+    }
+
+    #[test]
+    fn transports() {
+        assert!(check_transport("https://example.com/r.git").is_ok());
+        assert!(check_transport("file:///tmp/r").is_ok());
+        assert!(check_transport("ssh://git@example.com/r.git").is_ok());
+        assert_eq!(
+            check_transport("ext::sh%20-c%20touch").unwrap_err(),
+            "git clone: transport 'ext' not allowed"
+        );
+        assert_eq!(
+            check_transport("fd::3").unwrap_err(),
+            "git clone: Unable to find remote helper for 'fd'"
+        );
+        assert_eq!(
+            check_transport("gopher://x/r").unwrap_err(),
+            "git clone: Unable to find remote helper for 'gopher'"
+        );
     }
 
     #[test]

@@ -13,8 +13,6 @@ pub struct HttpSettings {
     /// Whole-request limit, so a server that never answers cannot hang
     /// `init`.
     pub request_timeout: Duration,
-    /// Largest response body accepted.
-    pub max_body_bytes: u64,
 }
 
 impl Default for HttpSettings {
@@ -22,7 +20,6 @@ impl Default for HttpSettings {
         HttpSettings {
             connect_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(300),
-            max_body_bytes: 1 << 30,
         }
     }
 }
@@ -30,11 +27,16 @@ impl Default for HttpSettings {
 /// go-getter's `XTerraformGetLimit`.
 pub const X_TERRAFORM_GET_LIMIT: u32 = 10;
 
-/// An HTTP agent with the given limits and rustls for HTTPS.
+/// Go's `http.Client` gives up after this many redirects.
+const MAX_REDIRECTS: usize = 10;
+
+/// An HTTP agent with the given limits and rustls for HTTPS. It follows
+/// no redirects itself: [`get`] follows them as Go's client does.
 pub fn agent(settings: &HttpSettings) -> ureq::Agent {
     ureq::AgentBuilder::new()
         .timeout_connect(settings.connect_timeout)
         .timeout(settings.request_timeout)
+        .redirects(0)
         .user_agent(&format!("OpenTofu/{} tofu-rs", env!("CARGO_PKG_VERSION")))
         .build()
 }
@@ -68,6 +70,52 @@ pub fn request_error(method: &str, url: &str, e: &ureq::Transport) -> String {
     format!("{verb} {}: {cause}", addrs::go_quote(url))
 }
 
+/// A GET as Go's `http.Client` does it: redirects followed up to ten
+/// times (`Get "LOCATION": stopped after 10 redirects`), and only to
+/// `http`/`https` URLs — a redirect to `file:///etc/passwd` is
+/// `Get "file:///etc/passwd": unsupported protocol scheme "file"`.
+/// Statuses are the caller's to judge.
+fn get(agent: &ureq::Agent, url: &str) -> Result<ureq::Response, String> {
+    let mut current =
+        url::Url::parse(url).map_err(|e| format!("parse {}: {e}", addrs::go_quote(url)))?;
+    let mut sent = 0;
+    loop {
+        let resp = match agent.get(current.as_str()).call() {
+            Ok(resp) => resp,
+            Err(ureq::Error::Status(_, resp)) => resp,
+            Err(ureq::Error::Transport(t)) => return Err(transport_error(current.as_str(), &t)),
+        };
+        sent += 1;
+        let location = match resp.status() {
+            301 | 302 | 303 | 307 | 308 => resp.header("Location").map(str::to_string),
+            _ => None,
+        };
+        let Some(location) = location else {
+            return Ok(resp);
+        };
+        if sent >= MAX_REDIRECTS {
+            return Err(format!(
+                "Get {}: stopped after {MAX_REDIRECTS} redirects",
+                addrs::go_quote(&location)
+            ));
+        }
+        let next = current.join(&location).map_err(|e| {
+            format!(
+                "failed to parse Location header {}: {e}",
+                addrs::go_quote(&location)
+            )
+        })?;
+        if !matches!(next.scheme(), "http" | "https") {
+            return Err(format!(
+                "Get {}: unsupported protocol scheme {}",
+                addrs::go_quote(next.as_str()),
+                addrs::go_quote(next.scheme())
+            ));
+        }
+        current = next;
+    }
+}
+
 fn read_body(resp: ureq::Response, limit: u64) -> Result<Vec<u8>, String> {
     let mut buf = Vec::new();
     resp.into_reader()
@@ -80,31 +128,40 @@ fn read_body(resp: ureq::Response, limit: u64) -> Result<Vec<u8>, String> {
     Ok(buf)
 }
 
-/// `HttpGetter.GetFile`: the body of a successful GET.
-pub fn get_file(
-    agent: &ureq::Agent,
-    url: &str,
-    settings: &HttpSettings,
-) -> Result<Vec<u8>, String> {
-    match agent.get(url).call() {
-        Ok(resp) if (200..300).contains(&resp.status()) => read_body(resp, settings.max_body_bytes),
-        Ok(resp) => Err(format!("bad response code: {}", resp.status())),
-        Err(ureq::Error::Status(code, _)) => Err(format!("bad response code: {code}")),
-        Err(ureq::Error::Transport(t)) => Err(transport_error(url, &t)),
+/// `HttpGetter.GetFile`: the body of a successful GET, streamed into
+/// the file `dst` (no size limit: OpenTofu sets none, and nothing is
+/// held in memory).
+pub fn get_file(agent: &ureq::Agent, url: &str, dst: &std::path::Path) -> Result<(), String> {
+    let resp = get(agent, url)?;
+    if !(200..300).contains(&resp.status()) {
+        return Err(format!("bad response code: {}", resp.status()));
     }
+    let expected: Option<u64> = resp.header("Content-Length").and_then(|v| v.parse().ok());
+    let mut out = std::fs::File::create(dst)
+        .map_err(|e| crate::pathutil::path_error("open", &dst.display().to_string(), &e))?;
+    let n = std::io::copy(&mut resp.into_reader(), &mut out).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            "unexpected EOF".to_string()
+        } else {
+            unpack::go_io_text(&e)
+        }
+    })?;
+    if expected.is_some_and(|len| n < len) {
+        return Err("short write".to_string());
+    }
+    Ok(())
 }
 
 /// The first half of `HttpGetter.Get`: asks `url` (with `terraform-get=1`
 /// added) where the package really is, and returns that go-getter
-/// address, relative paths resolved against `url`.
+/// address. OpenTofu detects nothing in it (its detector list is empty),
+/// so a relative `X-Terraform-Get` (`./x`, `/x`) is
+/// `invalid source string: ./x`, and only the getters OpenTofu registers
+/// may be named (`file://` among them).
 pub fn get_source_location(agent: &ureq::Agent, url: &str) -> Result<String, String> {
     let mut u = url::Url::parse(url).map_err(|e| format!("parse {}: {e}", addrs::go_quote(url)))?;
     u.query_pairs_mut().append_pair("terraform-get", "1");
-    let resp = match agent.get(u.as_str()).call() {
-        Ok(resp) => resp,
-        Err(ureq::Error::Status(code, _)) => return Err(format!("bad response code: {code}")),
-        Err(ureq::Error::Transport(t)) => return Err(transport_error(u.as_str(), &t)),
-    };
+    let resp = get(agent, u.as_str())?;
     if !(200..300).contains(&resp.status()) {
         return Err(format!("bad response code: {}", resp.status()));
     }
@@ -116,14 +173,48 @@ pub fn get_source_location(agent: &ureq::Agent, url: &str) -> Result<String, Str
     if source.is_empty() {
         return Err("no source URL was returned".to_string());
     }
-    if source.starts_with('/') || source.starts_with("./") || source.starts_with("../") {
-        let base = url::Url::parse(url).map_err(|e| e.to_string())?;
-        source = base
-            .join(&source)
-            .map_err(|e| format!("invalid relative URL {}: {e}", addrs::go_quote(&source)))?
-            .to_string();
-    }
+    detect_nothing(&source)?;
     Ok(source)
+}
+
+/// go-getter's `Detect` with no detectors: an address that already has
+/// a scheme (after any `getter::` and before any `//subdir`) is kept,
+/// anything else is `invalid source string`. Then the getter it names
+/// must be one OpenTofu registers.
+fn detect_nothing(source: &str) -> Result<(), String> {
+    let (forced, rest) = super::forced_getter(source);
+    let (package, _) = addrs::split_package_subdir(rest);
+    let scheme = go_scheme(&package).filter(|_| url::Url::parse(&package).is_ok());
+    let Some(scheme) = scheme else {
+        return Err(format!("invalid source string: {source}"));
+    };
+    let protocol = if forced.is_empty() {
+        scheme
+    } else {
+        forced.to_string()
+    };
+    const GETTERS: [&str; 8] = ["file", "gcs", "git", "hg", "http", "https", "oci", "s3"];
+    if !GETTERS.contains(&protocol.as_str()) {
+        return Err(format!(
+            "no getter available for X-Terraform-Get source protocol: {}",
+            addrs::go_quote(&protocol)
+        ));
+    }
+    Ok(())
+}
+
+/// The scheme Go's `url.Parse` finds: letters first, then letters,
+/// digits, `+`, `-` or `.`, up to a `:`.
+fn go_scheme(s: &str) -> Option<String> {
+    for (i, c) in s.char_indices() {
+        match c {
+            c if c.is_ascii_alphabetic() => {}
+            '0'..='9' | '+' | '-' | '.' if i > 0 => {}
+            ':' if i > 0 => return Some(s[..i].to_ascii_lowercase()),
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The `content` of `<meta name="terraform-get" content="...">`.

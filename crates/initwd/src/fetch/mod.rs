@@ -4,7 +4,6 @@
 //! `file://`. Subdirectories are never handled here: the installer always
 //! fetches whole packages and selects `//subdir` afterwards.
 
-pub mod archive;
 pub mod git;
 pub mod http;
 mod subdir;
@@ -28,9 +27,11 @@ pub fn forced_getter(src: &str) -> (&str, &str) {
 }
 
 /// Takes `archive=` out of the query, returning the format it names (or
-/// the one the URL's extension implies) and the URL without it.
-fn archive_and_url(url: &str) -> (Option<String>, String) {
-    let format = addrs::archive_format(url);
+/// the one the URL's extension implies) and the URL without it. A name
+/// OpenTofu has no decompressor for (`archive=tar`) is no archive at
+/// all, as go-getter treats it.
+fn archive_and_url(url: &str) -> (Option<unpack::Format>, String) {
+    let format = addrs::archive_format(url).and_then(|f| unpack::Format::from_name(&f));
     let Ok(mut u) = url::Url::parse(url) else {
         return (format, url.to_string());
     };
@@ -94,8 +95,15 @@ fn fetch_package_depth(
         "http" | "https" => {
             let agent = http::agent(settings);
             if let Some(format) = archive {
-                let bytes = http::get_file(&agent, &url, settings).map_err(wrap)?;
-                return archive::unpack(&format, &bytes, dst);
+                // go-getter downloads into a temporary directory of its
+                // own and unpacks from there; errors are not wrapped.
+                let tmp = tempfile::Builder::new()
+                    .prefix("getter")
+                    .tempdir()
+                    .map_err(|e| format!("Error creating temporary directory for archive: {e}"))?;
+                let file = tmp.path().join("archive");
+                http::get_file(&agent, &url, &file)?;
+                return unpack::unpack_file(format, &file, dst, &mut ()).map_err(|e| e.to_string());
             }
             if redirects >= http::X_TERRAFORM_GET_LIMIT {
                 return Err(wrap(format!(
@@ -104,36 +112,16 @@ fn fetch_package_depth(
                 )));
             }
             let source = http::get_source_location(&agent, &url).map_err(wrap)?;
-            let (pkg, sub) = addrs::split_package_subdir(&source);
-            if sub.is_empty() {
-                return fetch_package_depth(&pkg, dst, settings, redirects + 1);
-            }
-            // go-getter's getSubdir: fetch the whole package elsewhere,
-            // then keep only the subdirectory. Elsewhere is beside `dst`
-            // under the installer's staging name, not the system's
-            // temporary directory: a killed run's copy is swept by the
-            // next one.
-            let tmp = match dst.parent().filter(|p| p.is_dir()) {
-                Some(p) => tempfile::Builder::new()
-                    .prefix(crate::fetcher::STAGING_PREFIX)
-                    .tempdir_in(p),
-                None => tempfile::tempdir(),
-            }
-            .map_err(|e| format!("failed to create temporary directory: {e}"))?;
-            let whole = tmp.path().join("pkg");
-            fetch_package_depth(&pkg, &whole, settings, redirects + 1)?;
-            let sub_dir = expand_subdir_glob(&whole, &sub)?;
-            std::fs::create_dir_all(dst)
-                .map_err(|e| path_error("mkdir", &dst.display().to_string(), &e))?;
-            copy_dir(&sub_dir, dst)
+            // Each hop is a go-getter `Get` of its own, whose failure the
+            // outer one wraps again: a loop of indirections reads as ten
+            // nested `error downloading` before the limit's message.
+            fetch_indirect(&source, dst, settings, redirects + 1).map_err(wrap)
         }
         "file" => {
             if let Some(format) = archive {
                 let path = file_url_path(&url)?;
-                let bytes = std::fs::read(&path).map_err(|e| {
-                    wrap(path_error("open", &path, &e))
-                })?;
-                return archive::unpack(&format, &bytes, dst);
+                return unpack::unpack_file(format, Path::new(&path), dst, &mut ())
+                    .map_err(|e| e.to_string());
             }
             fetch_file_dir(&url, dst).map_err(wrap)
         }
@@ -142,6 +130,47 @@ fn fetch_package_depth(
         )),
         other => Err(format!("download not supported for scheme '{other}'")),
     }
+}
+
+/// Fetches the package an `X-Terraform-Get` answer names, as
+/// go-getter's `HttpGetter.getSubdir` does when it names a subdirectory:
+/// the whole package elsewhere, then only that subdirectory. A
+/// subdirectory with `..` would have go-getter copy from outside its
+/// temporary directory; it is refused in the words go-getter uses for
+/// the same escape in a source address.
+fn fetch_indirect(
+    source: &str,
+    dst: &Path,
+    settings: &HttpSettings,
+    redirects: u32,
+) -> Result<(), String> {
+    let (pkg, sub) = addrs::split_package_subdir(source);
+    if sub.is_empty() {
+        return fetch_package_depth(&pkg, dst, settings, redirects);
+    }
+    if unpack::contains_dot_dot(&addrs::clean_path(&sub)) {
+        return Err(
+            "subdirectory component contain path traversal out of the repository".to_string(),
+        );
+    }
+    // go-getter's getSubdir: fetch the whole package elsewhere, then keep
+    // only the subdirectory. Elsewhere is beside `dst` under the
+    // installer's staging name, not the system's temporary directory: a
+    // killed run's copy is swept by the next one.
+    let tmp = match dst.parent().filter(|p| p.is_dir()) {
+        Some(p) => tempfile::Builder::new()
+            .prefix(crate::fetcher::STAGING_PREFIX)
+            .tempdir_in(p),
+        None => tempfile::tempdir(),
+    }
+    .map_err(|e| format!("failed to create temporary directory: {e}"))?;
+    let whole = tmp.path().join("pkg");
+    fetch_package_depth(&pkg, &whole, settings, redirects)?;
+    let sub_dir = expand_subdir_glob(&whole, &sub)?;
+    check_symlinks_inside(&whole)?;
+    std::fs::create_dir_all(dst)
+        .map_err(|e| path_error("mkdir", &dst.display().to_string(), &e))?;
+    copy_dir(&sub_dir, dst)
 }
 
 fn file_url_path(url: &str) -> Result<String, String> {
@@ -269,13 +298,16 @@ mod tests {
     #[test]
     fn archive_param_is_removed() {
         let (f, u) = archive_and_url("https://x/pkg?archive=zip&a=b");
-        assert_eq!(f.as_deref(), Some("zip"));
+        assert_eq!(f, Some(unpack::Format::Zip));
         assert_eq!(u, "https://x/pkg?a=b");
         let (f, u) = archive_and_url("https://x/pkg.tgz");
-        assert_eq!(f.as_deref(), Some("tgz"));
+        assert_eq!(f, Some(unpack::Format::TarGz));
         assert_eq!(u, "https://x/pkg.tgz");
         let (f, _) = archive_and_url("https://x/pkg.zip?archive=false");
         assert_eq!(f, None);
+        // OpenTofu registers no decompressor for plain tar.
+        let (f, u) = archive_and_url("https://x/pkg?archive=tar");
+        assert_eq!((f, u.as_str()), (None, "https://x/pkg"));
     }
 
     #[test]

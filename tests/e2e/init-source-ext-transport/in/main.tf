@@ -1,0 +1,3 @@
+module "x" {
+  source = "ext::sh -c touch% /tmp/pwned"
+}

@@ -1,0 +1,3 @@
+module "x" {
+  source = "git::ext::sh -c touch% /tmp/pwned"
+}

@@ -1,0 +1,3 @@
+module "x" {
+  source = "git::--upload-pack=touch /tmp/pwned"
+}

@@ -1,0 +1,3 @@
+module "x" {
+  source = "https://example.com/x.tgz//a/../../x"
+}
