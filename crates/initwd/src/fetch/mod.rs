@@ -97,9 +97,7 @@ fn fetch_package_depth(
             if let Some(format) = archive {
                 // go-getter downloads into a temporary directory of its
                 // own and unpacks from there; errors are not wrapped.
-                let tmp = tempfile::Builder::new()
-                    .prefix("getter")
-                    .tempdir()
+                let tmp = staging_dir(dst)
                     .map_err(|e| format!("Error creating temporary directory for archive: {e}"))?;
                 let file = tmp.path().join("archive");
                 http::get_file(&agent, &url, &file)?;
@@ -154,16 +152,8 @@ fn fetch_indirect(
         );
     }
     // go-getter's getSubdir: fetch the whole package elsewhere, then keep
-    // only the subdirectory. Elsewhere is beside `dst` under the
-    // installer's staging name, not the system's temporary directory: a
-    // killed run's copy is swept by the next one.
-    let tmp = match dst.parent().filter(|p| p.is_dir()) {
-        Some(p) => tempfile::Builder::new()
-            .prefix(crate::fetcher::STAGING_PREFIX)
-            .tempdir_in(p),
-        None => tempfile::tempdir(),
-    }
-    .map_err(|e| format!("failed to create temporary directory: {e}"))?;
+    // only the subdirectory.
+    let tmp = staging_dir(dst).map_err(|e| format!("failed to create temporary directory: {e}"))?;
     let whole = tmp.path().join("pkg");
     fetch_package_depth(&pkg, &whole, settings, redirects)?;
     let sub_dir = expand_subdir_glob(&whole, &sub)?;
@@ -171,6 +161,20 @@ fn fetch_indirect(
     std::fs::create_dir_all(dst)
         .map_err(|e| path_error("mkdir", &dst.display().to_string(), &e))?;
     copy_dir(&sub_dir, dst)
+}
+
+/// Where go-getter would use a temporary directory of its own (an
+/// archive's download, a whole package cut down to its subdirectory):
+/// beside `dst` under the installer's staging name, not in the system's
+/// temporary directory, so that what a killed run leaves is swept by the
+/// next one.
+fn staging_dir(dst: &Path) -> std::io::Result<tempfile::TempDir> {
+    match dst.parent().filter(|p| p.is_dir()) {
+        Some(p) => tempfile::Builder::new()
+            .prefix(crate::fetcher::STAGING_PREFIX)
+            .tempdir_in(p),
+        None => tempfile::tempdir(),
+    }
 }
 
 fn file_url_path(url: &str) -> Result<String, String> {
