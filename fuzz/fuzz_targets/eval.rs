@@ -18,7 +18,12 @@ fuzz_target!(|e: Expr| {
     let src = render(&e, &funcs);
     let data = FuzzData;
     let scope = lang::Scope::new(&data, function_table());
-    if let Err(diags) = command::commands::console::evaluate(&scope, &src) {
+    let result = command::commands::console::evaluate(&scope, &src);
+    // FUZZ_SHOW=1 prints what an input (an artifact, a corpus entry) is.
+    if std::env::var_os("FUZZ_SHOW").is_some() {
+        eprintln!("{src}\n=> {result:?}");
+    }
+    if let Err(diags) = result {
         let sources = [std::sync::Arc::new(hclsyntax::SourceFile::new(
             "<console-input>",
             src.as_str(),
