@@ -61,5 +61,11 @@ fuzz_target!(|data: &[u8]| {
         let config = configs::config::Config::root(module);
         diags.append(tofu::validate(&config));
     }
+    // FUZZ_SHOW=1 lists the diagnostics an input (an artifact) produces.
+    if std::env::var_os("FUZZ_SHOW").is_some() {
+        for d in diags.iter() {
+            eprintln!("{:?}: {} ({:?})", d.severity, d.summary, d.subject);
+        }
+    }
     tofu_rs_fuzz::render_diagnostics(&diags, &sources);
 });
