@@ -29,20 +29,20 @@ pub fn function_table() -> Arc<FunctionTable> {
 }
 
 /// The builtin function table plus what `extend` adds (the console adds
-/// `type`). `templatestring` sees the whole table.
+/// `type`). `templatestring` sees the whole table through a weak
+/// reference: a strong one would be a cycle, and every table built (one
+/// per validate or plan) would never be freed.
 pub fn function_table_with(extend: impl FnOnce(&mut FunctionTable)) -> Arc<FunctionTable> {
-    let cell: Arc<std::sync::OnceLock<Arc<FunctionTable>>> = Arc::new(std::sync::OnceLock::new());
     let mut table = FunctionTable::extending_builtins();
     extend(&mut table);
-    let for_templates = cell.clone();
-    table.insert(
-        "templatestring",
-        lang::funcs::string::templatestring_function(move || for_templates.get().cloned()),
-    );
-    let table = Arc::new(table);
-    // The cell is new: nothing can have set it yet.
-    let _ = cell.set(table.clone());
-    table
+    Arc::new_cyclic(|whole| {
+        let whole = whole.clone();
+        table.insert(
+            "templatestring",
+            lang::funcs::string::templatestring_function(move || whole.upgrade()),
+        );
+        table
+    })
 }
 
 /// `tofu validate`'s walk: every expression of every module evaluated
@@ -172,5 +172,30 @@ impl<'c> Evaluation<'c> {
             addrs::ModuleInstance::root(),
             expand::Repetition::default(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by the `syntax` fuzz target (LeakSanitizer): the table held
+    /// itself through `templatestring`, so each validate leaked one.
+    #[test]
+    fn function_table_is_freed_and_templatestring_still_sees_it() {
+        let table = function_table();
+        let (expr, _) = hclsyntax::native::parse_expression(
+            r#"templatestring("$${upper(x)}", {x = "a"})"#,
+            "t.tf",
+            hclsyntax::Pos::START,
+        );
+        let ctx = lang::EvalContext::new(Default::default(), table.clone());
+        let (v, diags) = lang::eval_expr(&expr, &ctx);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(v.as_str(), Some("A"));
+        let weak = Arc::downgrade(&table);
+        drop(ctx);
+        drop(table);
+        assert!(weak.upgrade().is_none(), "the function table was leaked");
     }
 }
