@@ -101,11 +101,21 @@ fuzz_target!(|input: Input| {
 /// The unpackers under test, in one place (to repoint when they move).
 fn unpack(format: Format, bytes: &[u8], archive: &Path, dst: &Path) -> Result<(), String> {
     match format {
-        Format::ModuleZip => initwd::fetch::archive::unpack("zip", bytes, dst),
-        Format::ModuleTarGz => initwd::fetch::archive::unpack("tar.gz", bytes, dst),
-        Format::ModuleTar => initwd::fetch::archive::unpack("tar", bytes, dst),
+        Format::ModuleZip => module_package(unpack::Format::Zip, bytes, dst),
+        Format::ModuleTarGz => module_package(unpack::Format::TarGz, bytes, dst),
+        // OpenTofu has no plain-tar decompressor; the tar reader itself is
+        // what tar.gz reaches after gunzip.
+        Format::ModuleTar => {
+            unpack::unpack_tar(bytes, "fuzz", dst, &mut ()).map_err(|e| e.to_string())
+        }
         Format::ProviderZip => getproviders::unpack_zip(archive, dst),
     }
+}
+
+/// A module package as `init` unpacks an `https://…` archive.
+fn module_package(format: unpack::Format, bytes: &[u8], dst: &Path) -> Result<(), String> {
+    unpack::unpack_reader(format, std::io::Cursor::new(bytes), "fuzz", dst, &mut ())
+        .map_err(|e| e.to_string())
 }
 
 /// Nothing but `dst` and its parents under `root`, and no link in `dst`
