@@ -4,6 +4,8 @@
 
 use std::path::Path;
 use std::process::Command;
+
+mod support;
 use std::sync::Arc;
 
 use command::module_install::InstallWalker;
@@ -15,20 +17,8 @@ use initwd::{InstallerConfig, ModuleInstaller, NoHooks, PackageFetcher};
 /// must not be installed.
 fn make_repo(dir: &Path) {
     let repo = git2::Repository::init(dir).unwrap();
-    let sig = git2::Signature::now("t", "t@example.com").unwrap();
     let commit = |content: &str, parent: Option<git2::Oid>| {
-        std::fs::write(dir.join("main.tf"), content).unwrap();
-        let mut index = repo.index().unwrap();
-        index.add_path(Path::new("main.tf")).unwrap();
-        index.write().unwrap();
-        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-        let parents: Vec<git2::Commit<'_>> = parent
-            .map(|p| repo.find_commit(p).unwrap())
-            .into_iter()
-            .collect();
-        let refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
-        repo.commit(Some("HEAD"), &sig, &sig, "c", &tree, &refs)
-            .unwrap()
+        support::commit_main_tf(&repo, dir, content, parent, "c")
     };
     let first = commit("output \"v\" {\n  value = \"1.0.0\"\n}\n", None);
     let obj = repo.find_object(first, None).unwrap();

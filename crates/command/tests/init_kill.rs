@@ -30,6 +30,8 @@ use std::time::{Duration, Instant};
 use getproviders::testing::{zip_of, Pace, Route, TestRegistry, ZipEntry};
 use getproviders::Platform;
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_tofu-rs");
 
 /// The providers of configuration A and of B. The lock file must differ
@@ -135,26 +137,10 @@ fn module_tar_gz(value: &str) -> Vec<u8> {
 /// A repository with tags `v1` and `v2`, each a different `main.tf`.
 fn make_git_repo(dir: &Path) {
     let repo = git2::Repository::init(dir).unwrap();
-    let sig = git2::Signature::now("t", "t@example.com").unwrap();
     let mut parent: Option<git2::Oid> = None;
     for tag in ["v1", "v2"] {
-        std::fs::write(
-            dir.join("main.tf"),
-            format!("output \"v\" {{\n  value = \"git-{tag}\"\n}}\n"),
-        )
-        .unwrap();
-        let mut index = repo.index().unwrap();
-        index.add_path(Path::new("main.tf")).unwrap();
-        index.write().unwrap();
-        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-        let parents: Vec<git2::Commit<'_>> = parent
-            .map(|p| repo.find_commit(p).unwrap())
-            .into_iter()
-            .collect();
-        let refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
-        let id = repo
-            .commit(Some("HEAD"), &sig, &sig, tag, &tree, &refs)
-            .unwrap();
+        let content = format!("output \"v\" {{\n  value = \"git-{tag}\"\n}}\n");
+        let id = support::commit_main_tf(&repo, dir, &content, parent, tag);
         let obj = repo.find_object(id, None).unwrap();
         repo.tag_lightweight(tag, &obj, false).unwrap();
         parent = Some(id);

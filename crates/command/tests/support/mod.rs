@@ -1,5 +1,6 @@
-//! Helpers shared by the differential tests: finding the reference
-//! `terraform` and copying a fixture into a scratch directory.
+//! Helpers shared by the command tests: finding the reference
+//! `terraform`, copying a fixture into a scratch directory, and
+//! committing to a test git repository.
 #![allow(dead_code)] // each test binary uses its own subset
 
 use std::path::{Path, PathBuf};
@@ -27,4 +28,28 @@ pub fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), target).unwrap();
         }
     }
+}
+
+/// Writes `main.tf` in the work tree of `repo` (at `dir`) and commits it
+/// on HEAD after `parent`; the new commit's id.
+pub fn commit_main_tf(
+    repo: &git2::Repository,
+    dir: &Path,
+    content: &str,
+    parent: Option<git2::Oid>,
+    message: &str,
+) -> git2::Oid {
+    let sig = git2::Signature::now("t", "t@example.com").unwrap();
+    std::fs::write(dir.join("main.tf"), content).unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_path(Path::new("main.tf")).unwrap();
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let parents: Vec<git2::Commit<'_>> = parent
+        .map(|p| repo.find_commit(p).unwrap())
+        .into_iter()
+        .collect();
+    let refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
+    repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &refs)
+        .unwrap()
 }

@@ -136,18 +136,16 @@ fn validation_error_message(
             return String::new();
         }
     };
-    for (mark, kind, remedy) in [
-        (Mark::Sensitive, "sensitive", "removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data"),
-        (Mark::Ephemeral, "ephemeral", "removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function"),
-    ] {
-        if v.has_mark(&mark) {
-            diags.push(Diagnostic::error(
-                format!("Error message refers to {kind} values"),
-                format!("The error expression used to explain this condition refers to {kind} values. OpenTofu will not display the resulting message.\n\nYou can correct this by {remedy}."),
-                expr.range.clone(),
-            ));
-            return format!("The error message included {} {kind} value, so it will not be displayed.", if kind == "ephemeral" { "an" } else { "a" });
-        }
+    if let Some(c) = Confidential::of(&v) {
+        diags.push(Diagnostic::error(
+            format!("Error message refers to {} values", c.kind),
+            format!("The error expression used to explain this condition refers to {} values. OpenTofu will not display the resulting message.\n\nYou can correct this by {}.", c.kind, c.remedy),
+            expr.range.clone(),
+        ));
+        return format!(
+            "The error message included {} {} value, so it will not be displayed.",
+            c.article, c.kind
+        );
     }
     v.unmark().as_str().unwrap_or_default().trim().to_string()
 }
@@ -358,22 +356,45 @@ fn check_error_message(
         ));
         return String::new();
     }
-    let confidential = if v.has_mark(&Mark::Sensitive) {
-        Some(("sensitive", "removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data"))
-    } else if v.has_mark(&Mark::Ephemeral) {
-        Some(("ephemeral", "removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function"))
-    } else {
-        None
-    };
-    if let Some((kind, remedy)) = confidential {
+    if let Some(c) = Confidential::of(&v) {
         diags.push(Diagnostic::warning(
-            format!("Error message refers to {kind} values"),
-            format!("The error expression used to explain this condition refers to {kind} values, so OpenTofu will not display the resulting message.\n\nYou can correct this by {remedy}."),
+            format!("Error message refers to {} values", c.kind),
+            format!("The error expression used to explain this condition refers to {} values, so OpenTofu will not display the resulting message.\n\nYou can correct this by {}.", c.kind, c.remedy),
             expr.range.clone(),
         ));
         return String::new();
     }
     v.unmark().as_str().unwrap_or_default().trim().to_string()
+}
+
+/// Why an error message may not be shown: the value is sensitive or
+/// ephemeral. Both OpenTofu's check rules and its variable validations
+/// name the kind and the remedy the same way (with different severities
+/// and punctuation around them).
+struct Confidential {
+    kind: &'static str,
+    article: &'static str,
+    remedy: &'static str,
+}
+
+impl Confidential {
+    fn of(v: &Value) -> Option<Confidential> {
+        if v.has_mark(&Mark::Sensitive) {
+            Some(Confidential {
+                kind: "sensitive",
+                article: "a",
+                remedy: "removing references to sensitive values, or by carefully using the nonsensitive() function if the expression will not reveal the sensitive data",
+            })
+        } else if v.has_mark(&Mark::Ephemeral) {
+            Some(Confidential {
+                kind: "ephemeral",
+                article: "an",
+                remedy: "removing references to ephemeral values or by utilizing the builtin ephemeralasnull() function",
+            })
+        } else {
+            None
+        }
+    }
 }
 
 pub(super) fn check(
