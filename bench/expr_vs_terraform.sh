@@ -15,7 +15,7 @@ RUNS=${RUNS:-3}
 target=${CARGO_TARGET_DIR:-target}
 
 if [ -z "${SKIP_CARGO_BENCH:-}" ]; then
-  cargo bench -q -p lang --bench expr >/dev/null
+  cargo bench -q -p tofu-lang --bench expr >/dev/null
 fi
 
 # Criterion's mean for one benchmark, in ms.

@@ -15,7 +15,7 @@ RUNS=${RUNS:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-cargo build --release -q -p command --bin tofu-rs
+cargo build --release -q -p tofu-rs --bin tofu-rs
 bin="${CARGO_TARGET_DIR:-$PWD/target}/release/tofu-rs"
 case "$bin" in /*) ;; *) bin="$PWD/$bin" ;; esac
 

@@ -9,8 +9,8 @@ RUNS=${RUNS:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-cargo build --release -q -p command --bin tofu-rs
-cargo run --release -q -p configs --example gen_config -- "$work/cfg" "$MB" 20 >/dev/null
+cargo build --release -q -p tofu-rs --bin tofu-rs
+cargo run --release -q -p tofu-configs --example gen_config -- "$work/cfg" "$MB" 20 >/dev/null
 bin="${CARGO_TARGET_DIR:-$PWD/target}/release/tofu-rs"
 case "$bin" in /*) ;; *) bin="$PWD/$bin" ;; esac
 

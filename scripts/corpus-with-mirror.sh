@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
     *) ARGS+=("$1"); shift ;;
   esac
 done
-[ -x "$BIN" ] || { echo "no tofu-rs binary at $BIN (cargo build --release -p command --bin tofu-rs)" >&2; exit 2; }
+[ -x "$BIN" ] || { echo "no tofu-rs binary at $BIN (cargo build --release -p tofu-rs --bin tofu-rs)" >&2; exit 2; }
 [ -f "$CORPUS/MANIFEST.json" ] || { echo "no corpus at $CORPUS (set SHARED)" >&2; exit 2; }
 W=$(mktemp -d)
 if [ -z "${KEEP:-}" ]; then trap 'rm -rf "$W"' EXIT; else echo "temp dir: $W" >&2; fi

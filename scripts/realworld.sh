@@ -9,6 +9,10 @@
 # python3 or terraform are absent (a fresh clone on its own has none).
 #
 #   scripts/realworld.sh            SHARED=/path/to/shared overrides ../shared
+#   scripts/realworld.sh --debug    the dev-profile binary instead: CI has
+#                                   just built it for the tests, and a cold
+#                                   fat-LTO release build would cost it
+#                                   several minutes for the same verdicts
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${SHARED:-$ROOT/../shared}
@@ -21,10 +25,16 @@ skip() {
 command -v python3 >/dev/null || skip "python3 is not on PATH"
 command -v terraform >/dev/null || skip "terraform is not on PATH (mirror.py needs it)"
 
-cargo build --release -p command --bin tofu-rs
+profile=release
+[ "${1:-}" = "--debug" ] && profile=debug
+if [ "$profile" = release ]; then
+  cargo build --release -p tofu-rs --bin tofu-rs
+else
+  cargo build -p tofu-rs --bin tofu-rs
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 "$SHARED/tools/realworld/mirror.py" "$SHARED/realworld" "$work/mirror"
 TF_CLI_CONFIG_FILE="$work/mirror/cli.tfrc" \
-  "$SHARED/tools/realworld/run.sh" "$ROOT/target/release/tofu-rs" "$SHARED/realworld" \
+  "$SHARED/tools/realworld/run.sh" "$ROOT/target/$profile/tofu-rs" "$SHARED/realworld" \
   | grep -v '^PARITY'

@@ -2,7 +2,7 @@
 //! resources with nested blocks, templates, heredocs and `for` expressions,
 //! valid for both tofu-rs and `terraform validate` (no providers needed).
 //!
-//! Usage: `cargo run --release -p configs --example gen_config -- OUT_DIR [MB] [FILES]`
+//! Usage: `cargo run --release -p tofu-configs --example gen_config -- OUT_DIR [MB] [FILES]`
 
 use std::fmt::Write;
 

@@ -3,7 +3,7 @@
 //! driver for profilers (`valgrind --tool=callgrind`), which cannot run
 //! criterion's many iterations.
 //!
-//! Usage: `cargo run --release -p configs --example parse_decode_once -- [PASSES]`
+//! Usage: `cargo run --release -p tofu-configs --example parse_decode_once -- [PASSES]`
 
 #[path = "gen_config.rs"]
 #[allow(dead_code)]

@@ -4,7 +4,7 @@
 //! Parses one file and reports the time, the bytes allocated and the peak
 //! of live heap bytes, to keep an eye on the parser's allocation volume.
 //!
-//! Usage: `cargo run --release -p hclsyntax --example parse_alloc -- FILE`
+//! Usage: `cargo run --release -p tofu-hclsyntax --example parse_alloc -- FILE`
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};

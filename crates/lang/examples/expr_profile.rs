@@ -1,7 +1,7 @@
 //! Runs one expression benchmark case a fixed number of times, for
 //! instruction counts that load on the machine does not disturb:
 //!
-//!     cargo build --release -p lang --example expr_profile
+//!     cargo build --release -p tofu-lang --example expr_profile
 //!     valgrind --tool=callgrind --toggle-collect='expr_profile::timed' \
 //!         target/release/examples/expr_profile jsondecode_10k 1
 //!

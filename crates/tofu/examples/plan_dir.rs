@@ -2,7 +2,7 @@
 //! needed) and prints a summary: how the library is driven, and a quick
 //! way to time the walk alone.
 //!
-//! `cargo run --release -p tofu --example plan_dir -- DIR [validate]`
+//! `cargo run --release -p tofu-core --example plan_dir -- DIR [validate]`
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::path::PathBuf;
