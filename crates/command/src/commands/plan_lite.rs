@@ -101,7 +101,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     };
 
     if json {
-        let timestamp = plan_render::rfc3339_utc(
+        let timestamp = gocompat::time::rfc3339_utc(
             SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map(|d| d.as_secs())

@@ -13,4 +13,4 @@ mod values;
 mod tests;
 
 pub use human::{render_plan, render_plan_to, HumanOptions};
-pub use json::{plan_document, rfc3339_utc, DocumentInfo};
+pub use json::{plan_document, DocumentInfo};

@@ -16,7 +16,7 @@ use cty::{Mark, Type, Value};
 use tofu::plans::{Action, OutputChange, Plan, ResourceInstanceChange};
 
 use super::human::{render_plan, word_wrap, HumanOptions};
-use super::json::{plan_json, rfc3339_utc, DocumentInfo};
+use super::json::{plan_json, DocumentInfo};
 
 fn td_schema() -> Type {
     Type::object_from([
@@ -319,13 +319,6 @@ fn header_wraps_as_opentofu() {
         word_wrap("  kept whole however long it is", 10),
         "  kept whole however long it is"
     );
-}
-
-#[test]
-fn timestamps_are_rfc3339_utc() {
-    assert_eq!(rfc3339_utc(0), "1970-01-01T00:00:00Z");
-    assert_eq!(rfc3339_utc(1_798_570_176), "2026-12-29T18:49:36Z");
-    assert_eq!(rfc3339_utc(951_782_400), "2000-02-29T00:00:00Z");
 }
 
 /// Loads local module sources straight from their directories (no `init`).

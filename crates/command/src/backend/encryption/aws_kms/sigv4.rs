@@ -102,7 +102,7 @@ pub fn sign(
 
 /// `X-Amz-Date` for seconds since the Unix epoch (`20150830T123600Z`).
 pub fn amz_date(unix_secs: u64) -> String {
-    crate::plan_render::rfc3339_utc(unix_secs).replace(['-', ':'], "")
+    gocompat::time::rfc3339_utc(unix_secs).replace(['-', ':'], "")
 }
 
 /// Lowercase hex of the SHA-256 of `data` (the payload hash of the

@@ -1,0 +1,8 @@
+//! gocompat: the places where OpenTofu's observable output is decided by Go's
+//! standard library or a Go module rather than by OpenTofu itself, ported
+//! once so that every crate gives the same answer. The bottom crate of the
+//! workspace: it depends on no other tofu-rs crate.
+//!
+//! - [`time`]: Go's `time.RFC3339` formatting of UTC instants.
+
+pub mod time;
