@@ -37,6 +37,7 @@ pub mod provisioner;
 pub mod removed;
 pub mod resource;
 mod resource_lifecycle;
+pub mod roots;
 pub mod static_eval;
 pub mod test_file;
 mod test_file_mocks;
