@@ -7,6 +7,7 @@ pub mod cli;
 pub mod commands;
 pub mod crash;
 pub mod flags;
+pub mod git_changes;
 pub mod go_duration;
 pub mod interrupt;
 pub mod loader;
