@@ -19,11 +19,11 @@ use initwd::{
 use tfdiags::{Diagnostics, SourceMap};
 
 use crate::backend;
-use crate::flags::{self, bool_flag, value_flag};
+use crate::flags::{options, VarFlags};
 use crate::go_duration::parse_go_duration;
 use crate::interrupt::InterruptScope;
 use crate::loader::{
-    config_sources, data_dir, load_config_with, modules_dir, root_static_call_for, test_dir,
+    config_sources, data_dir, load_config_with, modules_dir, root_static_call_for,
 };
 use crate::module_install::InstallWalker;
 use crate::provider_install::{self, ProviderOptions};
@@ -135,48 +135,71 @@ fn usage_error(streams: &mut Streams, view: &InitView, summary: &str, detail: &s
     1
 }
 
+options! {
+    /// `tofu-rs init`'s flags (`arguments.Init` in OpenTofu's terms).
+    pub struct InitOptions {
+        /// `-input`: whether the user may be asked for values.
+        input: bool = true => ["input"],
+        /// `-var` and `-var-file`, in order.
+        vars: VarFlags => ["var", "var-file"],
+        /// `-backend`: `Some(false)` skips the backend and encryption.
+        backend: Option<bool> => ["backend"],
+        /// `-cloud`: an alias of `-backend`.
+        cloud: Option<bool> => ["cloud"],
+        /// `-backend-config`, every value in order (a file or `key=value`).
+        backend_config: Vec<String> => ["backend-config"],
+        /// `-reconfigure`: the recorded backend is disregarded.
+        reconfigure: bool => ["reconfigure"],
+        /// `-migrate-state`.
+        migrate_state: bool => ["migrate-state"],
+        /// `-force-copy`: `-migrate-state` without asking.
+        force_copy: bool => ["force-copy"],
+        /// `-ignore-remote-version`: accepted for drop-in use.
+        ignore_remote_version: bool => ["ignore-remote-version"],
+        /// `-upgrade`: newest allowed modules and providers.
+        upgrade: bool => ["upgrade"],
+        /// `-get`: whether modules are installed.
+        get: bool = true => ["get"],
+        /// `-no-color`.
+        no_color: bool => ["no-color"],
+        /// `-deprecation=module:<level>`, every value.
+        deprecation: Vec<String> => ["deprecation"],
+        /// `-plugin-dir`, every value: the only places providers come from.
+        plugin_dirs: Vec<String> => ["plugin-dir"],
+        /// `-lockfile=readonly`.
+        lockfile: Option<String> => ["lockfile"],
+        /// `-lock`: accepted for drop-in use (the working directory is
+        /// always locked).
+        lock: bool = true => ["lock"],
+        /// `-lock-timeout`: a Go duration, checked after the other flags.
+        lock_timeout: Option<String> => ["lock-timeout"],
+        /// `-test-directory`.
+        test_directory: String = configs::test_file::DEFAULT_TEST_DIRECTORY.to_string()
+            => ["test-directory"],
+    }
+}
+
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
-    let specs = [
-        bool_flag("input"),
-        value_flag("var"),
-        value_flag("var-file"),
-        bool_flag("backend"),
-        bool_flag("cloud"),
-        value_flag("backend-config"),
-        bool_flag("reconfigure"),
-        bool_flag("migrate-state"),
-        bool_flag("force-copy"),
-        bool_flag("ignore-remote-version"),
-        bool_flag("upgrade"),
-        bool_flag("get"),
-        bool_flag("no-color"),
-        value_flag("deprecation"),
-        value_flag("plugin-dir"),
-        value_flag("lockfile"),
-        bool_flag("lock"),
-        value_flag("lock-timeout"),
-        value_flag("test-directory"),
-    ];
-    let parsed = match flags::parse(args, &specs) {
-        Ok(p) => p,
+    let opts = match InitOptions::parse(args) {
+        Ok(o) => o,
         Err(e) => {
             streams.eprint(&format!("{e}\n"));
             return 1;
         }
     };
     let mut view = InitView {
-        view: View::new(parsed.bool("no-color", false)),
+        view: View::new(opts.no_color),
     };
     // `-deprecation` is one of the view options every command parses, so
     // a value without the `module:` prefix stops init as it stops validate.
-    let (level, flag_diags) = super::validate::deprecation_level(&parsed.all("deprecation"));
+    let (level, flag_diags) = super::validate::deprecation_level(&opts.deprecation);
     if flag_diags.has_errors() {
         view.diagnostics(streams, &flag_diags, &SourceMap::new());
         streams.eprint(&super::validate::help_prompt("init"));
         return 1;
     }
     view.view.options.deprecation = level;
-    if !parsed.args.is_empty() {
+    if !opts.args.is_empty() {
         return usage_error(
             streams,
             &view,
@@ -184,7 +207,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
             "Did you mean to use -chdir?",
         );
     }
-    if parsed.bool("migrate-state", false) && parsed.bool("reconfigure", false) {
+    if opts.migrate_state && opts.reconfigure {
         return usage_error(
             streams,
             &view,
@@ -192,7 +215,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
             "The -migrate-state and -reconfigure options are mutually-exclusive",
         );
     }
-    let lock_wait = match parsed.last("lock-timeout") {
+    let lock_wait = match &opts.lock_timeout {
         None => LOCK_WAIT,
         Some(raw) => match parse_go_duration(raw) {
             Some(d) => d,
@@ -204,32 +227,24 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
             }
         },
     };
-    let upgrade = parsed.bool("upgrade", false);
-    let test_dir = test_dir(&parsed).to_string();
-    let get = parsed.bool("get", true);
-    let input = parsed.bool("input", true);
+    let upgrade = opts.upgrade;
+    let test_dir = opts.test_directory.clone();
+    let get = opts.get;
+    let input = opts.input;
     // `-cloud` is an alias of `-backend`; either set to false disables it.
-    let backend_flag_set = parsed.last("backend").is_some() || parsed.last("cloud").is_some();
-    let backend_enabled = parsed.bool("backend", true) && parsed.bool("cloud", true);
-    let force_copy = parsed.bool("force-copy", false);
+    let backend_flag_set = opts.backend.is_some() || opts.cloud.is_some();
+    let backend_enabled = opts.backend.unwrap_or(true) && opts.cloud.unwrap_or(true);
+    let force_copy = opts.force_copy;
     let backend_opts = backend::Options {
-        config_extra: parsed
-            .all("backend-config")
-            .into_iter()
-            .map(str::to_string)
-            .collect(),
-        reconfigure: parsed.bool("reconfigure", false),
-        migrate_state: parsed.bool("migrate-state", false) || force_copy,
+        config_extra: opts.backend_config.clone(),
+        reconfigure: opts.reconfigure,
+        migrate_state: opts.migrate_state || force_copy,
         force_copy,
         input: input && std::io::IsTerminal::is_terminal(&std::io::stdin()),
         data_dir: data_dir(),
     };
     let root_dir = Path::new(".");
-    let plugin_dirs: Vec<String> = parsed
-        .all("plugin-dir")
-        .into_iter()
-        .map(str::to_string)
-        .collect();
+    let plugin_dirs = opts.plugin_dirs.clone();
     if let Err(e) = provider_install::store_plugin_path(&plugin_dirs) {
         return usage_error(streams, &view, "Error saving -plugin-path values", &e);
     }
@@ -262,7 +277,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     for s in &root.sources {
         sources.insert(s.clone());
     }
-    let (root_call, var_diags) = root_static_call_for(&root, &parsed.flags, root_dir, input);
+    let (root_call, var_diags) = root_static_call_for(&root, &opts.vars, root_dir, input);
     if var_diags.has_errors() {
         diags.append(var_diags.into_vec());
         view.diagnostics(streams, &diags, &sources);
@@ -409,7 +424,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
                 .filter(|d| !d.is_empty())
                 .map(PathBuf::from)
                 .collect(),
-            lockfile_readonly: parsed.last("lockfile") == Some("readonly"),
+            lockfile_readonly: opts.lockfile.as_deref() == Some("readonly"),
             color: view.color(),
         };
         let outcome = provider_install::get_providers(config, &opts);

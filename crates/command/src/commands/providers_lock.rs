@@ -30,8 +30,8 @@ use getproviders::{
 use tfdiags::{Diagnostic, Diagnostics, SourceMap};
 
 use crate::commands::providers::show_diagnostics;
-use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config_for_flags, test_dir};
+use crate::flags::{options, VarFlags};
+use crate::loader::load_config_for_flags;
 use crate::provider_install::{color_tags, locked_for, LOCK_FILE};
 use crate::view::{Streams, View};
 
@@ -40,31 +40,42 @@ const UPDATED: &str =
 const UPDATED_REVIEW: &str = "\nReview the changes in .terraform.lock.hcl and then commit to your\nversion control system to retain the new checksums.\n";
 const UNCHANGED: &str = "\n[bold][green]Success![reset] [bold]OpenTofu has validated the lock file and found no need for changes.[reset]";
 
+options! {
+    /// `tofu-rs providers lock`'s flags.
+    pub struct ProvidersLockOptions {
+        /// `-no-color`.
+        no_color: bool => ["no-color"],
+        /// `-platform=os_arch`, every value (none: the current platform).
+        platforms: Vec<String> => ["platform"],
+        /// `-fs-mirror=DIR`.
+        fs_mirror: Option<String> => ["fs-mirror"],
+        /// `-net-mirror=URL`.
+        net_mirror: Option<String> => ["net-mirror"],
+        /// `-enable-plugin-cache`: packages come through the plugin cache.
+        enable_plugin_cache: bool => ["enable-plugin-cache"],
+        /// `-var` and `-var-file`, in order.
+        vars: VarFlags => ["var", "var-file"],
+        /// `-test-directory`.
+        test_directory: String = configs::test_file::DEFAULT_TEST_DIRECTORY.to_string()
+            => ["test-directory"],
+    }
+}
+
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
-    let specs = [
-        bool_flag("no-color"),
-        value_flag("platform"),
-        value_flag("fs-mirror"),
-        value_flag("net-mirror"),
-        bool_flag("enable-plugin-cache"),
-        value_flag("var"),
-        value_flag("var-file"),
-        value_flag("test-directory"),
-    ];
-    let parsed = match flags::parse(args, &specs) {
-        Ok(p) => p,
+    let opts = match ProvidersLockOptions::parse(args) {
+        Ok(o) => o,
         Err(e) => {
             streams.eprint(&format!("Error parsing command-line flags: {e}\n\n"));
             return 1;
         }
     };
-    let view = View::new(parsed.bool("no-color", false));
+    let view = View::new(opts.no_color);
     let color = view.options.color;
     let no_sources = SourceMap::new();
     let mut diags = Diagnostics::new();
 
-    let fs_mirror = parsed.last("fs-mirror").filter(|s| !s.is_empty());
-    let net_mirror = parsed.last("net-mirror").filter(|s| !s.is_empty());
+    let fs_mirror = opts.fs_mirror.as_deref().filter(|s| !s.is_empty());
+    let net_mirror = opts.net_mirror.as_deref().filter(|s| !s.is_empty());
     if fs_mirror.is_some() && net_mirror.is_some() {
         diags.push(Diagnostic::error_sourceless(
             "Invalid installation method options",
@@ -75,7 +86,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     }
 
     let mut platforms = Vec::new();
-    for raw in parsed.all("platform") {
+    for raw in &opts.platforms {
         match Platform::parse(raw) {
             Ok(p) => platforms.push(p),
             Err(e) => diags.push(Diagnostic::error_sourceless(
@@ -87,7 +98,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
             )),
         }
     }
-    if parsed.all("platform").is_empty() {
+    if opts.platforms.is_empty() {
         platforms.push(Platform::current());
     }
 
@@ -119,7 +130,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     } else {
         Box::new(RegistrySource::new(net.registry.clone(), net.http.clone()))
     };
-    let cache = if parsed.bool("enable-plugin-cache", false) {
+    let cache = if opts.enable_plugin_cache {
         PluginCache::from_env_or(cli_cfg.plugin_cache_dir.clone()).map(|mut c| {
             c.may_break_lock_file = cli_cfg.plugin_cache_may_break_dependency_lock_file;
             c
@@ -130,8 +141,8 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
 
     let (loaded, var_diags) = load_config_for_flags(
         Path::new("."),
-        &parsed.flags,
-        Some(test_dir(&parsed)),
+        &opts.vars,
+        Some(&opts.test_directory),
         false,
     );
     diags.append(var_diags);
@@ -150,9 +161,9 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     }
 
     // Provider arguments narrow the work to those providers.
-    if !parsed.args.is_empty() {
+    if !opts.args.is_empty() {
         let mut wanted = Vec::new();
-        for raw in &parsed.args {
+        for raw in &opts.args {
             let addr = match addrs::parse_provider_source_string(raw) {
                 Ok(a) => a,
                 Err(d) => {
