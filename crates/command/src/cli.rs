@@ -2,7 +2,7 @@
 //! choice of command.
 
 use crate::commands;
-use crate::flags::{self, bool_flag, value_flag};
+use crate::flags::options;
 use crate::view::Streams;
 
 const USAGE: &str = "Usage: tofu-rs [global options] <subcommand> [args]
@@ -28,6 +28,22 @@ Global options (use these before the subcommand, if any):
   -version      An alias for the \"version\" subcommand.
 ";
 
+options! {
+    /// The global options, before the subcommand.
+    pub struct GlobalOptions {
+        /// `-chdir=DIR`: the working directory for the subcommand.
+        chdir: Option<String> => ["chdir"],
+        /// `-version`: an alias of the `version` subcommand.
+        version: bool => ["version"],
+        /// `-v`: the same.
+        v: bool => ["v"],
+        /// `-help`: the usage, for the subcommand too.
+        help: bool => ["help"],
+        /// `-h`: the same.
+        h: bool => ["h"],
+    }
+}
+
 /// Runs a command line (without the program name) and returns the exit
 /// status.
 pub fn run(args: &[String]) -> i32 {
@@ -37,21 +53,14 @@ pub fn run(args: &[String]) -> i32 {
 
 /// Runs a command line with the given output streams.
 pub fn run_with(args: &[String], streams: &mut Streams) -> i32 {
-    let global = [
-        value_flag("chdir"),
-        bool_flag("version"),
-        bool_flag("v"),
-        bool_flag("help"),
-        bool_flag("h"),
-    ];
-    let parsed = match flags::parse(args, &global) {
-        Ok(p) => p,
+    let global = match GlobalOptions::parse(args) {
+        Ok(o) => o,
         Err(e) => {
             streams.eprint(&format!("{e}\n\n{USAGE}"));
             return 1;
         }
     };
-    if let Some(dir) = parsed.last("chdir") {
+    if let Some(dir) = &global.chdir {
         if let Err(e) = std::env::set_current_dir(dir) {
             streams.eprint(&format!(
                 "Error handling -chdir option: chdir {dir}: {}\n",
@@ -60,18 +69,15 @@ pub fn run_with(args: &[String], streams: &mut Streams) -> i32 {
             return 1;
         }
     }
-    if parsed.bool("version", false) || parsed.bool("v", false) {
+    if global.version || global.v {
         return commands::version::run(&[], streams);
     }
-    let Some((name, rest)) = parsed.args.split_first() else {
+    let help = global.help || global.h;
+    let Some((name, rest)) = global.args.split_first() else {
         streams.print(USAGE);
-        return if parsed.bool("help", false) || parsed.bool("h", false) {
-            0
-        } else {
-            1
-        };
+        return if help { 0 } else { 1 };
     };
-    if parsed.bool("help", false) || parsed.bool("h", false) {
+    if help {
         streams.print(USAGE);
         return 0;
     }

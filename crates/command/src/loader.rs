@@ -17,6 +17,8 @@ use hclsyntax::{Diagnostic, Diagnostics, Severity};
 use initwd::{module_key, Manifest};
 use tfdiags::SourceMap;
 
+use crate::flags::VarFlags;
+
 /// The working directory's data directory (`TF_DATA_DIR`, else
 /// `.terraform`).
 pub fn data_dir() -> PathBuf {
@@ -228,13 +230,6 @@ pub fn config_sources(cfg: &Config) -> SourceMap {
     sources
 }
 
-/// The `-test-directory` a command was given, or OpenTofu's `tests`.
-pub fn test_dir(parsed: &crate::flags::Parsed) -> &str {
-    parsed
-        .last("test-directory")
-        .unwrap_or(configs::test_file::DEFAULT_TEST_DIRECTORY)
-}
-
 /// `LoadConfig`: the root module in `dir` and, when it has no errors,
 /// every installed descendant (from the working directory's manifest).
 /// The root's test files in `dir` and `dir/test_dir` are loaded too
@@ -270,14 +265,14 @@ pub fn load_config_from_root(mut root: Module, root_call: &StaticModuleCall) -> 
 /// The configuration for a command's own flags: the root module in `dir`
 /// is read once, its variables collected as `plan` collects them
 /// (defaults, `TF_VAR_*`, `terraform.tfvars[.json]`, `*.auto.tfvars[.json]`,
-/// then `-var` and `-var-file` in `flags` order) and applied as its static
+/// then `-var` and `-var-file` in `var_flags` order) and applied as its static
 /// call, then the installed tree is loaded, with the test files of
 /// `test_dir` when given (`None`: without tests, as `LoadConfig`). The
 /// second result holds the variables' own diagnostics; the variable files
 /// join the loaded sources.
 pub fn load_config_for_flags(
     dir: &Path,
-    flags: &[(&'static str, String)],
+    var_flags: &VarFlags,
     test_dir: Option<&str>,
     input: bool,
 ) -> (Loaded, tfdiags::Diagnostics) {
@@ -296,7 +291,7 @@ pub fn load_config_for_flags(
     } else {
         crate::variables::collect(
             &root,
-            &variable_flags(flags),
+            var_flags.as_slice(),
             Path::new("."),
             crate::variables::Unset::Unknown,
         )
@@ -310,15 +305,6 @@ pub fn load_config_for_flags(
         loaded.sources.insert(f.clone());
     }
     (loaded, var_diags)
-}
-
-/// The `-var` and `-var-file` flags among a command's flags, in order.
-pub fn variable_flags(flags: &[(&'static str, String)]) -> Vec<(&'static str, String)> {
-    flags
-        .iter()
-        .filter(|(n, _)| *n == "var" || *n == "var-file")
-        .map(|(n, v)| (*n, v.clone()))
-        .collect()
 }
 
 fn build_from_root(
@@ -442,17 +428,16 @@ pub fn prompt_text(var: &configs::named_values::Variable) -> String {
 /// `-var-file` in command-line order), parsed and converted to their
 /// declared types. A required variable nobody set is asked for on the
 /// terminal when static evaluation needs it and `input` allows it, and is
-/// an error otherwise. `flags` are the command's flags in order (only
-/// `var` and `var-file` are read).
+/// an error otherwise.
 pub fn root_static_call_for(
     module: &Module,
-    flags: &[(&'static str, String)],
+    vars: &VarFlags,
     work_dir: &Path,
     input: bool,
 ) -> (StaticModuleCall, tfdiags::Diagnostics) {
     let (collected, diags) = crate::variables::collect(
         module,
-        &variable_flags(flags),
+        vars.as_slice(),
         work_dir,
         crate::variables::Unset::Unknown,
     );

@@ -18,7 +18,7 @@ use configs::provider_reqs::ProvidersQualification;
 use getproviders::{
     built_in_provider_check, hash_matches, install_package, select_version,
     unpacked_directory_path, CacheOutcome, Hash, HttpClient, InstallError, Installed, LocalPackage,
-    Platform, PluginCache, ProviderRequest, Source, SourceError,
+    MultiSource, Platform, PluginCache, ProviderRequest, Source, SourceError,
 };
 use tfdiags::{Diagnostic, Diagnostics, Severity};
 
@@ -209,44 +209,95 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
         abort: false,
         output: false,
     };
-    let (reqs, qualifs, hcl_diags) = config.provider_requirements_qualified();
-    let req_errors = hclsyntax::has_errors(&hcl_diags);
-    out.diags.append(hcl_diags);
-    if req_errors {
-        out.abort = true;
-        return out;
-    }
-    requirement_checks(&reqs, &mut out.diags);
-
+    let Some((reqs, qualifs)) = requirements(config, &mut out) else {
+        return out.aborted();
+    };
     let (previous, lock_diags) = depsfile::load_locks_if_present(Path::new(LOCK_FILE));
     out.diags.append(lock_diags);
     if out.diags.has_errors() {
-        out.abort = true;
-        return out;
+        return out.aborted();
     }
-
     if opts.upgrade && opts.lockfile_readonly {
         out.stderr
             .push("The -upgrade flag conflicts with -lockfile=readonly.".to_string());
         out.output = true;
-        out.abort = true;
-        return out;
+        return out.aborted();
     }
-
     out.output = true;
     out.stdout.push(color_tags(
         "\n[reset][bold]Initializing provider plugins...",
         opts.color,
     ));
 
+    let method = installation_method(opts, &mut out.diags);
+    let tasks = plan_tasks(&reqs, &previous, &method, opts.upgrade, &mut out);
+    let results = run_tasks(&tasks);
+    let mut selections = Selections {
+        new_locks: previous.clone(),
+        any_signed: false,
+        incomplete: Vec::new(),
+        color: opts.color,
+    };
+    for (task, (outcome, warnings)) in tasks.iter().zip(results) {
+        selections.record(task, outcome, warnings, &reqs, &qualifs, &mut out);
+    }
+    if selections.any_signed {
+        out.stdout.push(SIGNED_INFO.to_string());
+    }
+    selections.forget_unneeded(&reqs);
+    if out.diags.has_errors() {
+        return out.aborted();
+    }
+    write_lock_file(selections, &previous, &method.platform, opts, &mut out);
+    out
+}
+
+impl ProviderOutcome {
+    /// init must stop.
+    fn aborted(mut self) -> Self {
+        self.abort = true;
+        self
+    }
+}
+
+/// The configuration's provider requirements, checked; `None` when they
+/// have errors.
+fn requirements(
+    config: &Config,
+    out: &mut ProviderOutcome,
+) -> Option<(configs::provider_reqs::Requirements, ProvidersQualification)> {
+    let (reqs, qualifs, hcl_diags) = config.provider_requirements_qualified();
+    let req_errors = hclsyntax::has_errors(&hcl_diags);
+    out.diags.append(hcl_diags);
+    if req_errors {
+        return None;
+    }
+    requirement_checks(&reqs, &mut out.diags);
+    Some((reqs, qualifs))
+}
+
+/// Where and how providers are installed in this run.
+struct InstallationMethod {
+    source: MultiSource,
+    cache: Option<PluginCache>,
+    http: HttpClient,
+    platform: Platform,
+    /// `.terraform/providers`.
+    target: PathBuf,
+}
+
+/// The CLI configuration's installation methods, or only the
+/// `-plugin-dir` directories; the plugin cache; the platform and the
+/// target directory, cleared of the staging a killed run left.
+fn installation_method(opts: &ProviderOptions, diags: &mut Diagnostics) -> InstallationMethod {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let (cli_cfg, cfg_diags) = getproviders::load_provider_cli_config();
-    out.diags.append(cfg_diags);
+    diags.append(cfg_diags);
     let (net, net_diags) = getproviders::NetworkSettings::from_environment();
-    out.diags.append(net_diags);
+    diags.append(net_diags);
     let source = if opts.plugin_dirs.is_empty() {
         let (s, d) = getproviders::build_source(&cli_cfg, &cwd, &net);
-        out.diags.append(d);
+        diags.append(d);
         s
     } else {
         getproviders::plugin_dir_source(&opts.plugin_dirs)
@@ -255,19 +306,33 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
         c.may_break_lock_file = cli_cfg.plugin_cache_may_break_dependency_lock_file;
         c
     });
-    let platform = Platform::current();
     let target = crate::loader::data_dir().join("providers");
     // Under init's working-directory lock: staging anywhere below is what
     // a killed run left, whether or not this configuration still uses
     // that provider.
     getproviders::remove_stale_staging_in_tree(&target);
+    InstallationMethod {
+        source,
+        cache,
+        http: net.http,
+        platform: Platform::current(),
+        target,
+    }
+}
 
-    // Step 1: which providers to ask about, with the lines OpenTofu prints
-    // as it starts each query.
+/// Which providers to ask about, with the lines OpenTofu prints as it
+/// starts each query (built-in providers are only checked; providers
+/// not lockable or overridden in the lock file are skipped).
+fn plan_tasks<'a>(
+    reqs: &configs::provider_reqs::Requirements,
+    previous: &depsfile::Locks,
+    method: &'a InstallationMethod,
+    upgrade: bool,
+    out: &mut ProviderOutcome,
+) -> Vec<Task<'a>> {
     let mut tasks = Vec::new();
-    for (provider, constraints) in &reqs {
-        let gp_constraints = constraints.clone();
-        if let Some(verdict) = built_in_provider_check(provider, &gp_constraints) {
+    for (provider, constraints) in reqs {
+        if let Some(verdict) = built_in_provider_check(provider, constraints) {
             match verdict {
                 Ok(()) => out.stdout.push(format!(
                     "- {} is built in to OpenTofu",
@@ -284,7 +349,7 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
             continue;
         }
         let locked = previous.provider(provider).and_then(locked_for);
-        let reusing = locked.is_some() && !opts.upgrade;
+        let reusing = locked.is_some() && !upgrade;
         out.stdout.push(if reusing {
             format!(
                 "- Reusing previous version of {} from the dependency lock file",
@@ -296,38 +361,58 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
             format!(
                 "- Finding {} versions matching {}...",
                 provider.for_display(),
-                addrs::go_quote(&gp_constraints.to_string())
+                addrs::go_quote(&constraints.to_string())
             )
         });
         tasks.push(Task {
             request: ProviderRequest {
                 provider: provider.clone(),
-                constraints: gp_constraints,
+                constraints: constraints.clone(),
                 locked,
             },
-            source: &source,
-            platform: &platform,
-            target: &target,
-            cache: cache.as_ref(),
-            http: &net.http,
-            upgrade: opts.upgrade,
+            source: &method.source,
+            platform: &method.platform,
+            target: &method.target,
+            cache: method.cache.as_ref(),
+            http: &method.http,
+            upgrade,
         });
     }
+    tasks
+}
 
-    // Step 2: every provider at once.
-    let results: Vec<(Outcome, Vec<String>)> = std::thread::scope(|s| {
+/// Every provider at once; each outcome with the registry's warnings.
+fn run_tasks(tasks: &[Task<'_>]) -> Vec<(Outcome, Vec<String>)> {
+    std::thread::scope(|s| {
         let handles: Vec<_> = tasks.iter().map(|t| s.spawn(move || t.run())).collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("provider installation thread panicked"))
             .collect()
-    });
+    })
+}
 
-    // Step 3: report, and record what was selected.
-    let mut new_locks = previous.clone();
-    let mut any_signed = false;
-    let mut incomplete = Vec::new();
-    for (task, (outcome, warnings)) in tasks.iter().zip(results) {
+/// The selections made, as they become the new lock file.
+struct Selections {
+    new_locks: depsfile::Locks,
+    /// A package was signed (OpenTofu then explains signing).
+    any_signed: bool,
+    /// Providers whose lock has only the local platform's checksum.
+    incomplete: Vec<String>,
+    color: bool,
+}
+
+impl Selections {
+    /// Reports one provider's outcome and records what was selected.
+    fn record(
+        &mut self,
+        task: &Task<'_>,
+        outcome: Outcome,
+        warnings: Vec<String>,
+        reqs: &configs::provider_reqs::Requirements,
+        qualifs: &ProvidersQualification,
+        out: &mut ProviderOutcome,
+    ) {
         let provider = &task.request.provider;
         let display = provider.for_display();
         if !warnings.is_empty() {
@@ -342,18 +427,9 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
             ));
         }
         let constraints = reqs.get(provider).cloned().unwrap_or_default();
-        // The locked hashes count only for the version they were locked for.
-        let prior_for = |v: &getproviders::Version| -> Vec<String> {
-            task.request
-                .locked
-                .as_ref()
-                .filter(|l| &l.version == v)
-                .map(|l| l.hashes.iter().map(|h| h.as_str().to_string()).collect())
-                .unwrap_or_default()
-        };
         match outcome {
             Outcome::QueryFailed(e) => {
-                out.diags.push(query_failure(provider, e, &qualifs));
+                out.diags.push(query_failure(provider, e, qualifs));
             }
             Outcome::AlreadyInstalled(v) => {
                 out.stdout
@@ -363,13 +439,13 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
                 out.stdout.push(format!(
                     "- Using {display} v{v} from the shared cache directory"
                 ));
-                let prior = prior_for(&v);
+                let prior = prior_hashes(task, &v);
                 let mut hashes = prior.clone();
                 hashes.push(installed.hash.as_str().to_string());
                 if prior.is_empty() || prior == [installed.hash.as_str().to_string()] {
-                    incomplete.push(display.clone());
+                    self.incomplete.push(display.clone());
                 }
-                set_lock(&mut new_locks, provider, &v, &constraints, hashes);
+                set_lock(&mut self.new_locks, provider, &v, &constraints, hashes);
             }
             Outcome::Fetched {
                 version: v,
@@ -381,99 +457,129 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
                 } else {
                     format!("- Installing {display} v{v}...")
                 });
-                let summary = installed.auth.as_ref().map(|a| a.summary());
-                if summary == Some(getproviders::AuthSummary::SigningSkipped) {
-                    out.stdout.push(format!("- Installed {display} v{v}. Signature validation was skipped due to the registry not containing GPG keys for this provider"));
-                } else {
-                    let (auth, key) = match &installed.auth {
-                        Some(a) if a.signed() => (a.summary().to_string(), a.key_ids_string()),
-                        Some(a) => (a.summary().to_string(), String::new()),
-                        None => ("unauthenticated".to_string(), String::new()),
-                    };
-                    let key = if key.is_empty() {
-                        key
-                    } else {
-                        color_tags(&format!(", key ID [reset][bold]{key}[reset]"), opts.color)
-                    };
-                    out.stdout
-                        .push(format!("- Installed {display} v{v} ({auth}{key})"));
-                }
+                out.stdout
+                    .push(installed_line(&display, &v, &installed, self.color));
                 if installed.auth.as_ref().is_some_and(|a| a.signed()) {
-                    any_signed = true;
+                    self.any_signed = true;
                 }
-                let prior = prior_for(&v);
+                let prior = prior_hashes(task, &v);
                 let local = installed.hash.as_str().to_string();
                 if signed_hashes.is_empty() && (prior.is_empty() || prior == [local.clone()]) {
-                    incomplete.push(display.clone());
+                    self.incomplete.push(display.clone());
                 }
                 let hashes = installed
                     .lock_hashes
                     .iter()
                     .map(|h| h.as_str().to_string())
                     .collect();
-                set_lock(&mut new_locks, provider, &v, &constraints, hashes);
+                set_lock(&mut self.new_locks, provider, &v, &constraints, hashes);
             }
             Outcome::FetchFailed(v, e) => {
                 out.diags.push(fetch_failure(provider, &v, e));
             }
         }
     }
-    if any_signed {
-        out.stdout.push(SIGNED_INFO.to_string());
-    }
-    // Locks of providers no longer needed go.
-    let stale: Vec<Provider> = new_locks
-        .all_providers()
-        .map(|l| l.provider.clone())
-        .filter(|p| !reqs.contains_key(p))
-        .collect();
-    for p in stale {
-        new_locks.remove_provider(&p);
-    }
-    if out.diags.has_errors() {
-        out.abort = true;
-        return out;
-    }
 
-    if !new_locks.equal(&previous) {
-        if opts.lockfile_readonly {
-            if !new_locks.equal_provider_addresses(&previous) {
-                out.diags.push(error(
-                    "Provider dependency changes detected",
-                    "Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"tofu init\" without the \"-lockfile=readonly\" flag.".to_string(),
-                ));
-                out.abort = true;
-                return out;
-            }
-            out.diags.push(Diagnostic::sourceless(
-                Severity::Warning,
-                "Provider lock file not updated",
-                "Changes to the provider selections were detected, but not saved in the .terraform.lock.hcl file. To record these selections, run \"tofu init\" without the \"-lockfile=readonly\" flag.",
-            ));
-            return out;
+    /// Locks of providers no longer needed go.
+    fn forget_unneeded(&mut self, reqs: &configs::provider_reqs::Requirements) {
+        let stale: Vec<Provider> = self
+            .new_locks
+            .all_providers()
+            .map(|l| l.provider.clone())
+            .filter(|p| !reqs.contains_key(p))
+            .collect();
+        for p in stale {
+            self.new_locks.remove_provider(&p);
         }
-        if !incomplete.is_empty() {
-            incomplete.sort();
-            out.diags.push(Diagnostic::sourceless(
-                Severity::Warning,
-                "Incomplete lock file information for providers",
-                INCOMPLETE_LOCK_BODY
-                    .replace("{providers}", &incomplete.join("\n  - "))
-                    .replace("{platform}", &platform.to_string()),
-            ));
-        }
-        out.stdout.push(color_tags(
-            if previous.is_empty() {
-                LOCK_CREATED
-            } else {
-                LOCK_CHANGED
-            },
-            opts.color,
-        ));
-        let save = depsfile::save_locks_to_file(&new_locks, Path::new(LOCK_FILE));
-        out.diags.append(save);
     }
-    out
+}
+
+/// The locked hashes, which count only for the version they were locked
+/// for.
+fn prior_hashes(task: &Task<'_>, version: &getproviders::Version) -> Vec<String> {
+    task.request
+        .locked
+        .as_ref()
+        .filter(|l| &l.version == version)
+        .map(|l| l.hashes.iter().map(|h| h.as_str().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// The "Installed" line: how the package was authenticated, the key in
+/// bold.
+fn installed_line(
+    display: &str,
+    v: &getproviders::Version,
+    installed: &Installed,
+    color: bool,
+) -> String {
+    let summary = installed.auth.as_ref().map(|a| a.summary());
+    if summary == Some(getproviders::AuthSummary::SigningSkipped) {
+        return format!("- Installed {display} v{v}. Signature validation was skipped due to the registry not containing GPG keys for this provider");
+    }
+    let (auth, key) = match &installed.auth {
+        Some(a) if a.signed() => (a.summary().to_string(), a.key_ids_string()),
+        Some(a) => (a.summary().to_string(), String::new()),
+        None => ("unauthenticated".to_string(), String::new()),
+    };
+    let key = if key.is_empty() {
+        key
+    } else {
+        color_tags(&format!(", key ID [reset][bold]{key}[reset]"), color)
+    };
+    format!("- Installed {display} v{v} ({auth}{key})")
+}
+
+/// The new lock file, written when it differs from `previous`, with
+/// OpenTofu's messages; with `-lockfile=readonly` a change is reported
+/// instead (an error when providers were added or removed).
+fn write_lock_file(
+    mut selections: Selections,
+    previous: &depsfile::Locks,
+    platform: &Platform,
+    opts: &ProviderOptions,
+    out: &mut ProviderOutcome,
+) {
+    let new_locks = &selections.new_locks;
+    if new_locks.equal(previous) {
+        return;
+    }
+    if opts.lockfile_readonly {
+        if !new_locks.equal_provider_addresses(previous) {
+            out.diags.push(error(
+                "Provider dependency changes detected",
+                "Changes to the required provider dependencies were detected, but the lock file is read-only. To use and record these requirements, run \"tofu init\" without the \"-lockfile=readonly\" flag.".to_string(),
+            ));
+            out.abort = true;
+            return;
+        }
+        out.diags.push(Diagnostic::sourceless(
+            Severity::Warning,
+            "Provider lock file not updated",
+            "Changes to the provider selections were detected, but not saved in the .terraform.lock.hcl file. To record these selections, run \"tofu init\" without the \"-lockfile=readonly\" flag.",
+        ));
+        return;
+    }
+    if !selections.incomplete.is_empty() {
+        selections.incomplete.sort();
+        out.diags.push(Diagnostic::sourceless(
+            Severity::Warning,
+            "Incomplete lock file information for providers",
+            INCOMPLETE_LOCK_BODY
+                .replace("{providers}", &selections.incomplete.join("\n  - "))
+                .replace("{platform}", &platform.to_string()),
+        ));
+    }
+    out.stdout.push(color_tags(
+        if previous.is_empty() {
+            LOCK_CREATED
+        } else {
+            LOCK_CHANGED
+        },
+        opts.color,
+    ));
+    let save = depsfile::save_locks_to_file(&selections.new_locks, Path::new(LOCK_FILE));
+    out.diags.append(save);
 }
 
 fn set_lock(

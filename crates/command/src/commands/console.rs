@@ -15,7 +15,7 @@ use cty::{Mark, Type, Value};
 use lang::funcs::typeconv::TYPE_TYPE_MARK;
 use tfdiags::{Diagnostic, Diagnostics, SourceMap};
 
-use crate::flags::{self, bool_flag, value_flag};
+use crate::flags::{options, VarFlags};
 use crate::loader::{load_config_from_root, load_root_module, root_static_call_from};
 use crate::root_eval::function_table;
 use crate::variables::{self, Unset};
@@ -31,6 +31,26 @@ Type in the interpolation to test and hit <enter> to see the result.
 To exit the console, type \"exit\" and hit <enter>, or use Control-C or
 Control-D.";
 
+options! {
+    /// `tofu-rs console`'s flags.
+    pub struct ConsoleOptions {
+        /// `-var` and `-var-file`, in order.
+        vars: VarFlags => ["var", "var-file"],
+        /// `-state`: accepted for drop-in use; there is no state.
+        state: Option<String> => ["state"],
+        /// `-scope`: accepted for drop-in use.
+        scope: Option<String> => ["scope"],
+        /// `-no-color`.
+        no_color: bool => ["no-color"],
+        /// `-compact-warnings`: accepted for drop-in use.
+        compact_warnings: bool => ["compact-warnings"],
+        /// `-consolidate-warnings`: accepted for drop-in use.
+        consolidate_warnings: bool => ["consolidate-warnings"],
+        /// `-consolidate-errors`: accepted for drop-in use.
+        consolidate_errors: bool => ["consolidate-errors"],
+    }
+}
+
 /// Runs the console on the process's stdin.
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     let stdin = std::io::stdin();
@@ -39,25 +59,15 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
 
 /// Runs the console reading expressions from `input`.
 pub fn run_with_input(args: &[String], input: &mut dyn BufRead, streams: &mut Streams) -> i32 {
-    let specs = [
-        value_flag("var"),
-        value_flag("var-file"),
-        value_flag("state"),
-        value_flag("scope"),
-        bool_flag("no-color"),
-        bool_flag("compact-warnings"),
-        bool_flag("consolidate-warnings"),
-        bool_flag("consolidate-errors"),
-    ];
-    let parsed = match flags::parse(args, &specs) {
-        Ok(p) => p,
+    let opts = match ConsoleOptions::parse(args) {
+        Ok(o) => o,
         Err(e) => {
             streams.eprint(&format!("Error parsing command line flags: {e}\n\n"));
             return 1;
         }
     };
-    let view = View::new(parsed.bool("no-color", false));
-    let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
+    let view = View::new(opts.no_color);
+    let dir = opts.args.first().map(String::as_str).unwrap_or(".");
 
     let (module, mut diags, mut sources) = load_root_module(Path::new(dir));
     let Some(module) = module.filter(|_| !diags.has_errors()) else {
@@ -65,13 +75,12 @@ pub fn run_with_input(args: &[String], input: &mut dyn BufRead, streams: &mut St
         return 1;
     };
 
-    let var_args: Vec<(&str, String)> = parsed
-        .flags
-        .iter()
-        .filter(|(n, _)| *n == "var" || *n == "var-file")
-        .map(|(n, v)| (*n, v.clone()))
-        .collect();
-    let (vars, var_diags) = variables::collect(&module, &var_args, Path::new("."), Unset::Unknown);
+    let (vars, var_diags) = variables::collect(
+        &module,
+        opts.vars.as_slice(),
+        Path::new("."),
+        Unset::Unknown,
+    );
     for f in &vars.files {
         sources.insert(f.clone());
     }

@@ -5,33 +5,45 @@
 
 use std::path::Path;
 
-use crate::flags::{self, bool_flag, value_flag};
+use crate::flags::{options, VarFlags};
 use crate::loader::load_config_for_flags;
 use crate::view::{Streams, View};
 
+options! {
+    /// `tofu-rs graph`'s flags.
+    pub struct GraphOptions {
+        /// `-no-color`.
+        no_color: bool => ["no-color"],
+        /// `-type=plan|apply|...`: an operation's graph, which tofu-rs
+        /// refuses to draw.
+        graph_type: Option<String> => ["type"],
+        /// `-draw-cycles`: accepted for drop-in use; a graph with a cycle
+        /// is refused.
+        draw_cycles: bool => ["draw-cycles"],
+        /// `-module-depth`: accepted for drop-in use (OpenTofu ignores it
+        /// too).
+        module_depth: Option<String> => ["module-depth"],
+    }
+}
+
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
-    let specs = [
-        bool_flag("no-color"),
-        value_flag("type"),
-        bool_flag("draw-cycles"),
-        value_flag("module-depth"),
-    ];
-    let parsed = match flags::parse(args, &specs) {
-        Ok(p) => p,
+    let opts = match GraphOptions::parse(args) {
+        Ok(o) => o,
         Err(e) => {
             streams.eprint(&format!("{e}\n"));
             return 1;
         }
     };
-    let view = View::new(parsed.bool("no-color", false));
-    if let Some(t) = parsed.last("type") {
+    let view = View::new(opts.no_color);
+    if let Some(t) = &opts.graph_type {
         streams.eprint(&format!(
             "tofu-rs graph draws the resource graph only; -type={t} (an operation's full graph) is not supported.\n"
         ));
         return 1;
     }
-    let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
-    let (loaded, var_diags) = load_config_for_flags(Path::new(dir), &[], None, false);
+    let dir = opts.args.first().map(String::as_str).unwrap_or(".");
+    let (loaded, var_diags) =
+        load_config_for_flags(Path::new(dir), &VarFlags::default(), None, false);
     let mut diags = tfdiags::Diagnostics::new();
     diags.append(var_diags);
     diags.append(loaded.diags);

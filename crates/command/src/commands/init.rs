@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use configs::config::Config;
 use configs::config_build::build_config;
+use configs::module::Module;
+use configs::static_eval::StaticModuleCall;
 use initwd::atomic_file::remove_stale_temp_files;
 use initwd::{
     download_line, install_line, InstallHooks, InstallerConfig, ModuleInstaller, PackageFetcher,
@@ -19,11 +22,11 @@ use initwd::{
 use tfdiags::{Diagnostics, SourceMap};
 
 use crate::backend;
-use crate::flags::{self, bool_flag, value_flag};
+use crate::flags::{options, VarFlags};
 use crate::go_duration::parse_go_duration;
 use crate::interrupt::InterruptScope;
 use crate::loader::{
-    config_sources, data_dir, load_config_with, modules_dir, root_static_call_for, test_dir,
+    config_sources, data_dir, load_config_with, modules_dir, root_static_call_for,
 };
 use crate::module_install::InstallWalker;
 use crate::provider_install::{self, ProviderOptions};
@@ -128,328 +131,482 @@ impl InitView {
     }
 }
 
-fn usage_error(streams: &mut Streams, view: &InitView, summary: &str, detail: &str) -> i32 {
+fn usage_error(streams: &mut Streams, view: &InitView, summary: &str, detail: &str) -> Stop {
     let mut diags = Diagnostics::new();
     diags.push(tfdiags::Diagnostic::error_sourceless(summary, detail));
     view.diagnostics(streams, &diags, &SourceMap::new());
-    1
+    Stop(1)
+}
+
+options! {
+    /// `tofu-rs init`'s flags (`arguments.Init` in OpenTofu's terms).
+    pub struct InitOptions {
+        /// `-input`: whether the user may be asked for values.
+        input: bool = true => ["input"],
+        /// `-var` and `-var-file`, in order.
+        vars: VarFlags => ["var", "var-file"],
+        /// `-backend`: `Some(false)` skips the backend and encryption.
+        backend: Option<bool> => ["backend"],
+        /// `-cloud`: an alias of `-backend`.
+        cloud: Option<bool> => ["cloud"],
+        /// `-backend-config`, every value in order (a file or `key=value`).
+        backend_config: Vec<String> => ["backend-config"],
+        /// `-reconfigure`: the recorded backend is disregarded.
+        reconfigure: bool => ["reconfigure"],
+        /// `-migrate-state`.
+        migrate_state: bool => ["migrate-state"],
+        /// `-force-copy`: `-migrate-state` without asking.
+        force_copy: bool => ["force-copy"],
+        /// `-ignore-remote-version`: accepted for drop-in use.
+        ignore_remote_version: bool => ["ignore-remote-version"],
+        /// `-upgrade`: newest allowed modules and providers.
+        upgrade: bool => ["upgrade"],
+        /// `-get`: whether modules are installed.
+        get: bool = true => ["get"],
+        /// `-no-color`.
+        no_color: bool => ["no-color"],
+        /// `-deprecation=module:<level>`, every value.
+        deprecation: Vec<String> => ["deprecation"],
+        /// `-plugin-dir`, every value: the only places providers come from.
+        plugin_dirs: Vec<String> => ["plugin-dir"],
+        /// `-lockfile=readonly`.
+        lockfile: Option<String> => ["lockfile"],
+        /// `-lock`: accepted for drop-in use (the working directory is
+        /// always locked).
+        lock: bool = true => ["lock"],
+        /// `-lock-timeout`: a Go duration, checked after the other flags.
+        lock_timeout: Option<String> => ["lock-timeout"],
+        /// `-test-directory`.
+        test_directory: String = configs::test_file::DEFAULT_TEST_DIRECTORY.to_string()
+            => ["test-directory"],
+    }
 }
 
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
-    let specs = [
-        bool_flag("input"),
-        value_flag("var"),
-        value_flag("var-file"),
-        bool_flag("backend"),
-        bool_flag("cloud"),
-        value_flag("backend-config"),
-        bool_flag("reconfigure"),
-        bool_flag("migrate-state"),
-        bool_flag("force-copy"),
-        bool_flag("ignore-remote-version"),
-        bool_flag("upgrade"),
-        bool_flag("get"),
-        bool_flag("no-color"),
-        value_flag("deprecation"),
-        value_flag("plugin-dir"),
-        value_flag("lockfile"),
-        bool_flag("lock"),
-        value_flag("lock-timeout"),
-        value_flag("test-directory"),
-    ];
-    let parsed = match flags::parse(args, &specs) {
-        Ok(p) => p,
+    let opts = match InitOptions::parse(args) {
+        Ok(o) => o,
         Err(e) => {
             streams.eprint(&format!("{e}\n"));
             return 1;
         }
     };
     let mut view = InitView {
-        view: View::new(parsed.bool("no-color", false)),
+        view: View::new(opts.no_color),
     };
-    // `-deprecation` is one of the view options every command parses, so
-    // a value without the `module:` prefix stops init as it stops validate.
-    let (level, flag_diags) = super::validate::deprecation_level(&parsed.all("deprecation"));
-    if flag_diags.has_errors() {
-        view.diagnostics(streams, &flag_diags, &SourceMap::new());
-        streams.eprint(&super::validate::help_prompt("init"));
-        return 1;
+    match run_phases(&opts, &mut view, streams) {
+        Ok(()) => 0,
+        Err(Stop(code)) => code,
     }
-    view.view.options.deprecation = level;
-    if !parsed.args.is_empty() {
-        return usage_error(
-            streams,
-            &view,
-            "Too many command line arguments",
-            "Did you mean to use -chdir?",
-        );
+}
+
+/// init ended early with this exit status, what it had to say printed.
+struct Stop(i32);
+
+/// `InitCommand.Run`'s steps, in order. Each step reports what stops
+/// the run itself and returns [`Stop`].
+fn run_phases(opts: &InitOptions, view: &mut InitView, streams: &mut Streams) -> Result<(), Stop> {
+    let lock_wait = check_options(opts, view, streams)?;
+    record_plugin_dirs(opts, view, streams)?;
+    if !has_configuration(view, streams)? {
+        view.println(streams, EMPTY_DIR);
+        return Ok(());
     }
-    if parsed.bool("migrate-state", false) && parsed.bool("reconfigure", false) {
-        return usage_error(
-            streams,
-            &view,
-            "Wrong combination of options",
-            "The -migrate-state and -reconfigure options are mutually-exclusive",
-        );
-    }
-    let lock_wait = match parsed.last("lock-timeout") {
-        None => LOCK_WAIT,
-        Some(raw) => match parse_go_duration(raw) {
-            Some(d) => d,
-            None => {
-                streams.eprint(&format!(
-                    "invalid value {raw:?} for flag -lock-timeout: parse error\n"
-                ));
-                return 1;
-            }
+    let mut run = InitRun {
+        streams,
+        view,
+        diags: Diagnostics::new(),
+        sources: SourceMap::new(),
+        lock: InitLock {
+            held: None,
+            wait: lock_wait,
         },
+        header: false,
     };
-    let upgrade = parsed.bool("upgrade", false);
-    let test_dir = test_dir(&parsed).to_string();
-    let get = parsed.bool("get", true);
-    let input = parsed.bool("input", true);
-    // `-cloud` is an alias of `-backend`; either set to false disables it.
-    let backend_flag_set = parsed.last("backend").is_some() || parsed.last("cloud").is_some();
-    let backend_enabled = parsed.bool("backend", true) && parsed.bool("cloud", true);
-    let force_copy = parsed.bool("force-copy", false);
-    let backend_opts = backend::Options {
-        config_extra: parsed
-            .all("backend-config")
-            .into_iter()
-            .map(str::to_string)
-            .collect(),
-        reconfigure: parsed.bool("reconfigure", false),
-        migrate_state: parsed.bool("migrate-state", false) || force_copy,
-        force_copy,
-        input: input && std::io::IsTerminal::is_terminal(&std::io::stdin()),
-        data_dir: data_dir(),
-    };
-    let root_dir = Path::new(".");
-    let plugin_dirs: Vec<String> = parsed
-        .all("plugin-dir")
-        .into_iter()
-        .map(str::to_string)
-        .collect();
-    if let Err(e) = provider_install::store_plugin_path(&plugin_dirs) {
-        return usage_error(streams, &view, "Error saving -plugin-path values", &e);
-    }
-
-    match configs::file_names::dir_files(root_dir) {
-        Ok(files)
-            if files.primary.is_empty() && files.overrides.is_empty() && files.tests.is_empty() =>
-        {
-            view.println(streams, EMPTY_DIR);
-            return 0;
-        }
-        Ok(_) => {}
-        Err(detail) => return usage_error(streams, &view, "Error checking configuration", &detail),
-    }
-
-    let mut diags = Diagnostics::new();
-    // The root module alone first: it must be valid before anything is
-    // installed. Its variables come from the same places as plan's.
     // Every module directory is read once: for installing, then for the
     // load of the installed tree (many calls share a directory).
     let dirs = Arc::new(ModuleDirCache::new());
-    let (root, early) = dirs.load(root_dir);
-    let Some(mut root) = root else {
-        view.config_error(streams);
-        diags.append(early);
-        view.diagnostics(streams, &diags, &SourceMap::new());
-        return 1;
-    };
-    let mut sources = SourceMap::new();
-    for s in &root.sources {
-        sources.insert(s.clone());
-    }
-    let (root_call, var_diags) = root_static_call_for(&root, &parsed.flags, root_dir, input);
-    if var_diags.has_errors() {
-        diags.append(var_diags.into_vec());
-        view.diagnostics(streams, &diags, &sources);
-        return 1;
-    }
-    diags.append(var_diags.into_vec());
-    let mut early = early;
-    early.extend(root.with_static_call(root_call.clone()));
-    // The test files too (`loadSingleModuleWithTests`): the modules their
-    // `run` blocks call are installed with the tree.
-    early.extend(root.load_tests(&test_dir));
-    for s in &root.sources {
-        sources.insert(s.clone());
-    }
-    let early_errors = hclsyntax::has_errors(&early);
-    diags.append(early);
-    if early_errors {
-        view.config_error(streams);
-        view.diagnostics(streams, &diags, &sources);
-        return 1;
-    }
-
-    let mut lock = InitLock {
-        held: None,
-        wait: lock_wait,
-    };
-
-    // Encryption: checked unless -backend=false says state and plans are
-    // not touched by this run.
-    if !backend_flag_set || backend_enabled {
-        let enc_diags = crate::backend::encryption::check(&root);
-        let failed = enc_diags.has_errors();
-        diags.append(enc_diags);
-        if failed {
-            view.diagnostics(streams, &diags, &sources);
-            return 1;
-        }
-    }
-
-    let mut header = false;
-    let mut back_diags = Diagnostics::new();
-    let mut is_cloud = false;
-    if backend_enabled {
-        header = true;
-        if let Some(cloud) = &root.cloud_config {
-            view.println(streams, "\n[reset][bold]Initializing cloud backend...");
-            if let Err(d) = lock.acquire() {
-                diags.push(*d);
-                view.diagnostics(streams, &diags, &sources);
-                return 1;
-            }
-            let outcome = init_cloud(&root, cloud, &backend_opts, view.color(), &mut diags);
-            for m in &outcome.messages {
-                view.println(streams, m);
-            }
-            back_diags = outcome.diags;
-            is_cloud = !back_diags.has_errors();
-        } else {
-            if root.backend.is_some() || backend::state::state_path(&backend_opts.data_dir).exists()
-            {
-                if let Err(d) = lock.acquire() {
-                    diags.push(*d);
-                    view.diagnostics(streams, &diags, &sources);
-                    return 1;
-                }
-            }
-            let outcome = backend::init_backend(&root, &backend_opts);
-            for m in &outcome.messages {
-                view.println(streams, m);
-            }
-            for s in outcome.sources {
-                sources.insert(s);
-            }
-            back_diags = outcome.diags;
-        }
-    }
-
-    if get && (!root.module_calls.is_empty() || root.has_test_run_modules()) {
-        header = true;
-        view.println(
-            streams,
-            if upgrade {
-                "[reset][bold]Upgrading modules..."
-            } else {
-                "[reset][bold]Initializing modules..."
-            },
-        );
-        if let Err(d) = lock.acquire() {
-            diags.push(*d);
-            view.diagnostics(streams, &diags, &sources);
-            return 1;
-        }
-        let installed = install_modules(root, upgrade, streams, &dirs);
-        for s in installed.sources.iter() {
-            sources.insert(s.clone());
-        }
-        let failed = installed.diags.has_errors();
-        for d in installed.diags.into_vec() {
-            diags.push(d);
-        }
-        if installed.canceled {
-            view.diagnostics(streams, &diags, &sources);
-            streams.eprint("Module installation was canceled by an interrupt signal.\n");
-            return 1;
-        }
-        if failed {
-            view.diagnostics(streams, &diags, &sources);
-            return 1;
-        }
-    }
-
-    // With the modules installed, the whole tree must load.
-    let loaded = load_config_with(root_dir, &root_call, &test_dir, &dirs);
-    for s in loaded.sources.iter() {
-        sources.insert(s.clone());
-    }
-
-    // Backend problems come before those of the rest of the tree.
-    let back_failed = back_diags.has_errors();
-    diags.append(back_diags);
-    if back_failed {
-        view.diagnostics(streams, &diags, &sources);
-        return 1;
-    }
-    let conf_errors = hclsyntax::has_errors(&loaded.diags);
-    diags.append(loaded.diags);
-    if conf_errors {
-        view.config_error(streams);
-        view.diagnostics(streams, &diags, &sources);
-        return 1;
-    }
-
+    let (root, root_call) = run.load_root_module(opts, &dirs)?;
+    run.check_encryption(opts, &root)?;
+    let backend = run.configure_backend(opts, &root)?;
+    run.get_modules(opts, root, &dirs)?;
+    let config = run.load_installed_tree(opts, &root_call, &dirs, backend.diags)?;
     // Providers are installed whatever -get says, as OpenTofu does.
-    if let Some(config) = &loaded.config {
-        if let Err(d) = lock.acquire() {
-            diags.push(*d);
-            view.diagnostics(streams, &diags, &sources);
-            return 1;
+    if let Some(config) = &config {
+        run.get_providers(opts, config)?;
+    }
+    run.print_success(backend.is_cloud);
+    Ok(())
+}
+
+/// The checks of the flags' values and combinations (`ParseInit` and
+/// `InitCommand.Run`'s first lines); how long to wait for the
+/// working-directory lock. `-deprecation` is one of the view options
+/// every command parses, so a value without the `module:` prefix stops
+/// init as it stops validate.
+fn check_options(
+    opts: &InitOptions,
+    view: &mut InitView,
+    streams: &mut Streams,
+) -> Result<Duration, Stop> {
+    let (level, flag_diags) = super::validate::deprecation_level(&opts.deprecation);
+    if flag_diags.has_errors() {
+        view.diagnostics(streams, &flag_diags, &SourceMap::new());
+        streams.eprint(&super::validate::help_prompt("init"));
+        return Err(Stop(1));
+    }
+    view.view.options.deprecation = level;
+    if !opts.args.is_empty() {
+        return Err(usage_error(
+            streams,
+            view,
+            "Too many command line arguments",
+            "Did you mean to use -chdir?",
+        ));
+    }
+    if opts.migrate_state && opts.reconfigure {
+        return Err(usage_error(
+            streams,
+            view,
+            "Wrong combination of options",
+            "The -migrate-state and -reconfigure options are mutually-exclusive",
+        ));
+    }
+    match &opts.lock_timeout {
+        None => Ok(LOCK_WAIT),
+        Some(raw) => parse_go_duration(raw).ok_or_else(|| {
+            streams.eprint(&format!(
+                "invalid value {raw:?} for flag -lock-timeout: parse error\n"
+            ));
+            Stop(1)
+        }),
+    }
+}
+
+/// `-plugin-dir` values recorded in `.terraform/plugin_path`.
+fn record_plugin_dirs(
+    opts: &InitOptions,
+    view: &InitView,
+    streams: &mut Streams,
+) -> Result<(), Stop> {
+    provider_install::store_plugin_path(&opts.plugin_dirs)
+        .map_err(|e| usage_error(streams, view, "Error saving -plugin-path values", &e))
+}
+
+/// Whether the working directory has configuration files (test files
+/// count); an empty one is initialized with nothing to do.
+fn has_configuration(view: &InitView, streams: &mut Streams) -> Result<bool, Stop> {
+    match configs::file_names::dir_files(Path::new(".")) {
+        Ok(files) => {
+            Ok(!(files.primary.is_empty() && files.overrides.is_empty() && files.tests.is_empty()))
         }
-        let opts = ProviderOptions {
-            upgrade,
-            plugin_dirs: plugin_dirs
+        Err(detail) => Err(usage_error(
+            streams,
+            view,
+            "Error checking configuration",
+            &detail,
+        )),
+    }
+}
+
+/// `-backend` and `-cloud` (an alias) as init reads them.
+impl InitOptions {
+    /// Either flag was given.
+    fn backend_flag_set(&self) -> bool {
+        self.backend.is_some() || self.cloud.is_some()
+    }
+
+    /// Neither flag is false.
+    fn backend_enabled(&self) -> bool {
+        self.backend.unwrap_or(true) && self.cloud.unwrap_or(true)
+    }
+
+    /// What the backend step needs of the flags.
+    fn backend_options(&self) -> backend::Options {
+        backend::Options {
+            config_extra: self.backend_config.clone(),
+            reconfigure: self.reconfigure,
+            migrate_state: self.migrate_state || self.force_copy,
+            force_copy: self.force_copy,
+            input: self.input && std::io::IsTerminal::is_terminal(&std::io::stdin()),
+            data_dir: data_dir(),
+        }
+    }
+
+    /// What the provider step needs of the flags.
+    fn provider_options(&self, color: bool) -> ProviderOptions {
+        ProviderOptions {
+            upgrade: self.upgrade,
+            plugin_dirs: self
+                .plugin_dirs
                 .iter()
                 .filter(|d| !d.is_empty())
                 .map(PathBuf::from)
                 .collect(),
-            lockfile_readonly: parsed.last("lockfile") == Some("readonly"),
-            color: view.color(),
-        };
-        let outcome = provider_install::get_providers(config, &opts);
-        for l in &outcome.stdout {
-            streams.print(&format!("{l}\n"));
+            lockfile_readonly: self.lockfile.as_deref() == Some("readonly"),
+            color,
         }
-        for l in &outcome.stderr {
-            streams.eprint(&format!("{l}\n"));
-        }
-        header |= outcome.output;
-        diags.append(outcome.diags.into_vec());
-        if outcome.abort {
-            view.diagnostics(streams, &diags, &sources);
-            return 1;
+    }
+}
+
+/// What the backend step left for later: its diagnostics (reported
+/// before those of the installed tree) and whether the cloud backend was
+/// initialized.
+struct BackendStep {
+    diags: Diagnostics,
+    is_cloud: bool,
+}
+
+/// One run of init past the checks of its flags: the output, the
+/// diagnostics so far with their sources, and the working-directory lock
+/// (released when the run ends).
+struct InitRun<'a> {
+    streams: &'a mut Streams,
+    view: &'a InitView,
+    diags: Diagnostics,
+    sources: SourceMap,
+    lock: InitLock,
+    /// A step printed its heading: the final messages follow an empty
+    /// line.
+    header: bool,
+}
+
+impl InitRun<'_> {
+    /// Shows the diagnostics so far; init fails.
+    fn fail(&mut self) -> Stop {
+        self.view
+            .diagnostics(self.streams, &self.diags, &self.sources);
+        Stop(1)
+    }
+
+    /// The configuration is invalid: the explanation, then the
+    /// diagnostics so far; init fails.
+    fn config_failure(&mut self) -> Stop {
+        self.view.config_error(self.streams);
+        self.fail()
+    }
+
+    fn println(&mut self, s: &str) {
+        self.view.println(self.streams, s);
+    }
+
+    fn add_sources<'f>(&mut self, files: impl IntoIterator<Item = &'f Arc<hclsyntax::SourceFile>>) {
+        for f in files {
+            self.sources.insert(f.clone());
         }
     }
 
-    if header {
-        streams.print("\n");
+    /// Takes the working-directory lock before the first write.
+    fn acquire_lock(&mut self) -> Result<(), Stop> {
+        self.lock.acquire().map_err(|d| {
+            self.diags.push(*d);
+            self.fail()
+        })
     }
-    view.diagnostics(streams, &diags, &sources);
-    view.println(streams, if is_cloud { SUCCESS_CLOUD } else { SUCCESS });
-    let in_automation = std::env::var_os("TF_IN_AUTOMATION").is_some_and(|v| !v.is_empty());
-    if !in_automation {
-        view.println(
-            streams,
-            if is_cloud {
+
+    /// The root module alone (`loadSingleModuleWithTests`): it must be
+    /// valid before anything is installed. Its variables come from the
+    /// same places as plan's and make its static call; its test files are
+    /// loaded too, since the modules their `run` blocks call are installed
+    /// with the tree.
+    fn load_root_module(
+        &mut self,
+        opts: &InitOptions,
+        dirs: &Arc<ModuleDirCache>,
+    ) -> Result<(Module, StaticModuleCall), Stop> {
+        let root_dir = Path::new(".");
+        let (root, mut early) = dirs.load(root_dir);
+        let Some(mut root) = root else {
+            self.view.config_error(self.streams);
+            self.diags.append(early);
+            self.view
+                .diagnostics(self.streams, &self.diags, &SourceMap::new());
+            return Err(Stop(1));
+        };
+        self.add_sources(&root.sources);
+        let (root_call, var_diags) = root_static_call_for(&root, &opts.vars, root_dir, opts.input);
+        let var_errors = var_diags.has_errors();
+        self.diags.append(var_diags.into_vec());
+        if var_errors {
+            return Err(self.fail());
+        }
+        early.extend(root.with_static_call(root_call.clone()));
+        early.extend(root.load_tests(&opts.test_directory));
+        self.add_sources(&root.sources);
+        let early_errors = hclsyntax::has_errors(&early);
+        self.diags.append(early);
+        if early_errors {
+            return Err(self.config_failure());
+        }
+        Ok((root, root_call))
+    }
+
+    /// The encryption configuration, checked unless `-backend=false` says
+    /// state and plans are not touched by this run.
+    fn check_encryption(&mut self, opts: &InitOptions, root: &Module) -> Result<(), Stop> {
+        if opts.backend_flag_set() && !opts.backend_enabled() {
+            return Ok(());
+        }
+        let enc_diags = crate::backend::encryption::check(root);
+        let failed = enc_diags.has_errors();
+        self.diags.append(enc_diags);
+        if failed {
+            return Err(self.fail());
+        }
+        Ok(())
+    }
+
+    /// `initBackend`/`initCloud`: the backend (or the cloud block)
+    /// configured and recorded in `.terraform/terraform.tfstate`, under the
+    /// lock when there is something to record.
+    fn configure_backend(
+        &mut self,
+        opts: &InitOptions,
+        root: &Module,
+    ) -> Result<BackendStep, Stop> {
+        let mut step = BackendStep {
+            diags: Diagnostics::new(),
+            is_cloud: false,
+        };
+        if !opts.backend_enabled() {
+            return Ok(step);
+        }
+        self.header = true;
+        let backend_opts = opts.backend_options();
+        if let Some(cloud) = &root.cloud_config {
+            self.println("\n[reset][bold]Initializing cloud backend...");
+            self.acquire_lock()?;
+            let outcome = init_cloud(
+                root,
+                cloud,
+                &backend_opts,
+                self.view.color(),
+                &mut self.diags,
+            );
+            for m in &outcome.messages {
+                self.println(m);
+            }
+            step.diags = outcome.diags;
+            step.is_cloud = !step.diags.has_errors();
+        } else {
+            if root.backend.is_some() || backend::state::state_path(&backend_opts.data_dir).exists()
+            {
+                self.acquire_lock()?;
+            }
+            let outcome = backend::init_backend(root, &backend_opts);
+            for m in &outcome.messages {
+                self.println(m);
+            }
+            for s in outcome.sources {
+                self.sources.insert(s);
+            }
+            step.diags = outcome.diags;
+        }
+        Ok(step)
+    }
+
+    /// `getModules`: with `-get` (the default), the module tree installed
+    /// under the lock, when the root or its tests call any module.
+    fn get_modules(
+        &mut self,
+        opts: &InitOptions,
+        root: Module,
+        dirs: &Arc<ModuleDirCache>,
+    ) -> Result<(), Stop> {
+        if !opts.get || (root.module_calls.is_empty() && !root.has_test_run_modules()) {
+            return Ok(());
+        }
+        self.header = true;
+        self.println(if opts.upgrade {
+            "[reset][bold]Upgrading modules..."
+        } else {
+            "[reset][bold]Initializing modules..."
+        });
+        self.acquire_lock()?;
+        let installed = install_modules(root, opts.upgrade, self.streams, dirs);
+        self.add_sources(installed.sources.iter());
+        let failed = installed.diags.has_errors();
+        for d in installed.diags.into_vec() {
+            self.diags.push(d);
+        }
+        if installed.canceled {
+            self.view
+                .diagnostics(self.streams, &self.diags, &self.sources);
+            self.streams
+                .eprint("Module installation was canceled by an interrupt signal.\n");
+            return Err(Stop(1));
+        }
+        if failed {
+            return Err(self.fail());
+        }
+        Ok(())
+    }
+
+    /// With the modules installed, the whole tree must load. The backend
+    /// step's problems are reported first, then the tree's.
+    fn load_installed_tree(
+        &mut self,
+        opts: &InitOptions,
+        root_call: &StaticModuleCall,
+        dirs: &Arc<ModuleDirCache>,
+        backend_diags: Diagnostics,
+    ) -> Result<Option<Config>, Stop> {
+        let loaded = load_config_with(Path::new("."), root_call, &opts.test_directory, dirs);
+        self.add_sources(loaded.sources.iter());
+        let back_failed = backend_diags.has_errors();
+        self.diags.append(backend_diags);
+        if back_failed {
+            return Err(self.fail());
+        }
+        let conf_errors = hclsyntax::has_errors(&loaded.diags);
+        self.diags.append(loaded.diags);
+        if conf_errors {
+            return Err(self.config_failure());
+        }
+        Ok(loaded.config)
+    }
+
+    /// `getProviders`, under the lock ([`provider_install::get_providers`]).
+    fn get_providers(&mut self, opts: &InitOptions, config: &Config) -> Result<(), Stop> {
+        self.acquire_lock()?;
+        let outcome =
+            provider_install::get_providers(config, &opts.provider_options(self.view.color()));
+        for l in &outcome.stdout {
+            self.streams.print(&format!("{l}\n"));
+        }
+        for l in &outcome.stderr {
+            self.streams.eprint(&format!("{l}\n"));
+        }
+        self.header |= outcome.output;
+        self.diags.append(outcome.diags.into_vec());
+        if outcome.abort {
+            return Err(self.fail());
+        }
+        Ok(())
+    }
+
+    /// The warnings, then OpenTofu's success messages.
+    fn print_success(&mut self, is_cloud: bool) {
+        if self.header {
+            self.streams.print("\n");
+        }
+        self.view
+            .diagnostics(self.streams, &self.diags, &self.sources);
+        self.println(if is_cloud { SUCCESS_CLOUD } else { SUCCESS });
+        let in_automation = std::env::var_os("TF_IN_AUTOMATION").is_some_and(|v| !v.is_empty());
+        if !in_automation {
+            self.println(if is_cloud {
                 SUCCESS_CLI_CLOUD
             } else {
                 SUCCESS_CLI
-            },
-        );
+            });
+        }
     }
-    0
 }
 
 /// The cloud step with this process's CLI configuration, environment and
 /// terminal; problems reading the CLI configuration join `diags`.
 fn init_cloud(
-    root: &configs::module::Module,
+    root: &Module,
     cloud: &configs::cloud::CloudConfig,
     opts: &backend::Options,
     color: bool,
@@ -570,7 +727,7 @@ struct InstallOutcome {
 /// the manifest written once at the end whatever happened (an interrupted
 /// run keeps what it installed completely).
 fn install_modules(
-    root: configs::module::Module,
+    root: Module,
     upgrade: bool,
     streams: &mut Streams,
     dirs: &Arc<ModuleDirCache>,

@@ -12,18 +12,28 @@ use hclsyntax::{Expr, ExprKind, JsonValue, Literal, Range};
 use serde_json::{json, Map, Value};
 use tfdiags::{Diagnostics, SourceMap};
 
-use crate::flags::{self, bool_flag};
+use crate::flags::options;
 use crate::view::Streams;
 
+options! {
+    /// `tofu-rs inspect`'s flags.
+    pub struct InspectOptions {
+        /// `-json`: terraform-config-inspect's JSON document.
+        json: bool => ["json"],
+        /// `-no-color`.
+        no_color: bool => ["no-color"],
+    }
+}
+
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
-    let parsed = match flags::parse(args, &[bool_flag("json"), bool_flag("no-color")]) {
-        Ok(p) => p,
+    let opts = match InspectOptions::parse(args) {
+        Ok(o) => o,
         Err(e) => {
             streams.eprint(&format!("{e}\n"));
             return 1;
         }
     };
-    let path = parsed.args.first().map(String::as_str).unwrap_or(".");
+    let path = opts.args.first().map(String::as_str).unwrap_or(".");
     let (module, hcl_diags) = load_path(Path::new(path));
     let diags: Diagnostics = hcl_diags.into();
     let mut sources = SourceMap::new();
@@ -33,12 +43,12 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         }
     }
     let doc = document(path, module.as_ref(), &diags, &sources);
-    if parsed.bool("json", false) {
+    if opts.json {
         streams.print(&tfdiags::to_go_json_pretty(&doc));
         streams.print("\n");
     } else {
         streams.print(&markdown(path, module.as_ref()));
-        let view = crate::view::View::new(parsed.bool("no-color", false));
+        let view = crate::view::View::new(opts.no_color);
         view.diagnostics(streams, &diags, &sources);
     }
     if diags.has_errors() {

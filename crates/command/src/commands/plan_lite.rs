@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use tfdiags::{Diagnostics, SourceMap};
 
 use crate::commands::version::VERSION;
-use crate::flags::{self, bool_flag, value_flag};
+use crate::flags::{options, VarFlags};
 use crate::loader::{load_config_from_root, load_root_module, root_static_call_from};
 use crate::plan_render::{self, DocumentInfo, HumanOptions};
 use crate::variables::{self, Unset};
@@ -20,36 +20,46 @@ use crate::view::{Streams, View};
 /// The width OpenTofu wraps paragraphs to when stdout is not a terminal.
 const DEFAULT_COLUMNS: usize = 78;
 
+options! {
+    /// `tofu-rs plan-lite`'s flags.
+    pub struct PlanLiteOptions {
+        /// `-json`: the document `tofu show -json` prints.
+        json: bool => ["json"],
+        /// `-no-color`.
+        no_color: bool => ["no-color"],
+        /// `-input`: whether a required variable may be asked for.
+        input: bool = true => ["input"],
+        /// `-var` and `-var-file`, in order.
+        vars: VarFlags => ["var", "var-file"],
+        /// `-deprecation=module:<level>`, every value.
+        deprecation: Vec<String> => ["deprecation"],
+        /// `-refresh`: accepted for drop-in use; there is no state to
+        /// refresh.
+        refresh: bool = true => ["refresh"],
+        /// `-lock`: accepted for drop-in use; there is no state to lock.
+        lock: bool = true => ["lock"],
+    }
+}
+
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
-    let specs = [
-        bool_flag("json"),
-        bool_flag("no-color"),
-        bool_flag("input"),
-        value_flag("var"),
-        value_flag("var-file"),
-        value_flag("deprecation"),
-        // Accepted for drop-in use: there is no state to refresh or lock.
-        bool_flag("refresh"),
-        bool_flag("lock"),
-    ];
-    let parsed = match flags::parse(args, &specs) {
-        Ok(p) => p,
+    let opts = match PlanLiteOptions::parse(args) {
+        Ok(o) => o,
         Err(e) => {
             streams.eprint(&format!("{e}\n"));
             return 1;
         }
     };
-    let json = parsed.bool("json", false);
-    let mut view = View::new(parsed.bool("no-color", false));
-    let (level, flag_diags) = super::validate::deprecation_level(&parsed.all("deprecation"));
+    let json = opts.json;
+    let mut view = View::new(opts.no_color);
+    let (level, flag_diags) = super::validate::deprecation_level(&opts.deprecation);
     if flag_diags.has_errors() {
         view.diagnostics(streams, &flag_diags, &SourceMap::new());
         streams.eprint(&super::validate::help_prompt("plan-lite"));
         return 1;
     }
     view.options.deprecation = level;
-    let input = parsed.bool("input", true);
-    let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
+    let input = opts.input;
+    let dir = opts.args.first().map(String::as_str).unwrap_or(".");
 
     // The root module is read once: its variables are collected from it
     // (defaults, TF_VAR_*, tfvars files, -var, -var-file) and the same
@@ -59,13 +69,8 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         show(&view, json, streams, &diags, &sources, None);
         return 1;
     };
-    let var_args: Vec<(&str, String)> = parsed
-        .flags
-        .iter()
-        .filter(|(n, _)| *n == "var" || *n == "var-file")
-        .map(|(n, v)| (*n, v.clone()))
-        .collect();
-    let (vars, var_diags) = variables::collect(&root, &var_args, Path::new("."), Unset::Error);
+    let (vars, var_diags) =
+        variables::collect(&root, opts.vars.as_slice(), Path::new("."), Unset::Error);
     let root_call = root_static_call_from(&vars, input);
     let loaded = load_config_from_root(root, &root_call);
     diags.append(loaded.diags);

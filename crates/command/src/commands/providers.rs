@@ -16,12 +16,25 @@ use addrs::Provider;
 use configs::provider_reqs::{ModuleRequirements, Requirements, TestFileRequirements};
 use tfdiags::{Diagnostics, SourceMap};
 
-use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config_for_flags, test_dir};
+use crate::flags::{options, VarFlags};
+use crate::loader::load_config_for_flags;
 use crate::view::{Streams, View};
 
 /// The `providers` subcommands tofu-rs does not have yet.
 const SUBCOMMANDS: [&str; 2] = ["mirror", "schema"];
+
+options! {
+    /// `tofu-rs providers`' flags.
+    pub struct ProvidersOptions {
+        /// `-no-color`.
+        no_color: bool => ["no-color"],
+        /// `-var` and `-var-file`, in order.
+        vars: VarFlags => ["var", "var-file"],
+        /// `-test-directory`.
+        test_directory: String = configs::test_file::DEFAULT_TEST_DIRECTORY.to_string()
+            => ["test-directory"],
+    }
+}
 
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     if args.first().is_some_and(|a| a == "lock") {
@@ -33,25 +46,19 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         ));
         return 1;
     }
-    let specs = [
-        bool_flag("no-color"),
-        value_flag("var"),
-        value_flag("var-file"),
-        value_flag("test-directory"),
-    ];
-    let parsed = match flags::parse(args, &specs) {
-        Ok(p) => p,
+    let opts = match ProvidersOptions::parse(args) {
+        Ok(o) => o,
         Err(e) => {
             streams.eprint(&format!("{e}\n"));
             return 1;
         }
     };
-    let view = View::new(parsed.bool("no-color", false));
-    if parsed.args.len() > 1 {
+    let view = View::new(opts.no_color);
+    if opts.args.len() > 1 {
         streams.eprint("Too many command line arguments. Did you mean to use -chdir?\n");
         return 1;
     }
-    let dir = Path::new(parsed.args.first().map(String::as_str).unwrap_or("."));
+    let dir = Path::new(opts.args.first().map(String::as_str).unwrap_or("."));
 
     let mut diags = Diagnostics::new();
     if is_empty_dir(dir) {
@@ -69,7 +76,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     }
 
     let (loaded, var_diags) =
-        load_config_for_flags(dir, &parsed.flags, Some(test_dir(&parsed)), false);
+        load_config_for_flags(dir, &opts.vars, Some(&opts.test_directory), false);
     diags.append(var_diags);
     diags.append(loaded.diags);
     let sources = loaded.sources;

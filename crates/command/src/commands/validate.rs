@@ -3,46 +3,56 @@
 
 use std::path::Path;
 
-use crate::flags::{self, bool_flag, value_flag};
-use crate::loader::{load_config_for_flags, test_dir};
+use crate::flags::{options, VarFlags};
+use crate::loader::load_config_for_flags;
 use crate::view::{Streams, View};
 
 const SUCCESS: &str = "Success! The configuration is valid.";
 const SUCCESS_WARNINGS: &str =
     "Success! The configuration is valid, but there were some validation warnings as shown above.";
 
+options! {
+    /// `tofu-rs validate`'s flags.
+    pub struct ValidateOptions {
+        /// `-json`: the `validate -json` document.
+        json: bool => ["json"],
+        /// `-no-color`.
+        no_color: bool => ["no-color"],
+        /// `-var` and `-var-file`, in order.
+        vars: VarFlags => ["var", "var-file"],
+        /// `-deprecation=module:<level>`, every value.
+        deprecation: Vec<String> => ["deprecation"],
+        /// `-no-tests`: the test files are not validated.
+        no_tests: bool => ["no-tests"],
+        /// `-test-directory`.
+        test_directory: String = configs::test_file::DEFAULT_TEST_DIRECTORY.to_string()
+            => ["test-directory"],
+    }
+}
+
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
-    let specs = [
-        bool_flag("json"),
-        bool_flag("no-color"),
-        value_flag("var"),
-        value_flag("var-file"),
-        value_flag("deprecation"),
-        bool_flag("no-tests"),
-        value_flag("test-directory"),
-    ];
-    let parsed = match flags::parse(args, &specs) {
-        Ok(p) => p,
+    let opts = match ValidateOptions::parse(args) {
+        Ok(o) => o,
         Err(e) => {
             streams.eprint(&format!("{e}\n"));
             return 1;
         }
     };
-    let json = parsed.bool("json", false);
-    let mut view = View::new(parsed.bool("no-color", false));
-    let (level, flag_diags) = deprecation_level(&parsed.all("deprecation"));
+    let json = opts.json;
+    let mut view = View::new(opts.no_color);
+    let (level, flag_diags) = deprecation_level(&opts.deprecation);
     if flag_diags.has_errors() {
         view.diagnostics(streams, &flag_diags, &tfdiags::SourceMap::new());
         streams.eprint(&help_prompt("validate"));
         return 1;
     }
     view.options.deprecation = level;
-    let dir = parsed.args.first().map(String::as_str).unwrap_or(".");
+    let dir = opts.args.first().map(String::as_str).unwrap_or(".");
 
     let (loaded, var_diags) = load_config_for_flags(
         Path::new(dir),
-        &parsed.flags,
-        Some(test_dir(&parsed)),
+        &opts.vars,
+        Some(&opts.test_directory),
         false,
     );
     let mut diags = tfdiags::Diagnostics::new();
@@ -62,11 +72,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     if let (false, Some(config)) = (diags.has_errors(), &loaded.config) {
         diags.append(tofu::validate_with_causes(config));
     }
-    if let (true, false, Some(config)) = (
-        loaded_cleanly,
-        parsed.bool("no-tests", false),
-        &loaded.config,
-    ) {
+    if let (true, false, Some(config)) = (loaded_cleanly, opts.no_tests, &loaded.config) {
         diags.append(validate_test_files(config));
     }
     let sources = loaded.sources;
@@ -112,11 +118,11 @@ fn report(
 /// value must start with `module:`; the last one wins; what follows the
 /// prefix is `all` (also empty or unknown), `local` or `none`.
 pub(crate) fn deprecation_level(
-    values: &[&str],
+    values: &[impl AsRef<str>],
 ) -> (tfdiags::DeprecationLevel, tfdiags::Diagnostics) {
     let mut level = tfdiags::DeprecationLevel::All;
     let mut diags = tfdiags::Diagnostics::new();
-    for value in values {
+    for value in values.iter().map(AsRef::as_ref) {
         match value.strip_prefix("module:") {
             Some(rest) => level = tfdiags::DeprecationLevel::parse(rest),
             None => diags.push(tfdiags::Diagnostic::error_sourceless(

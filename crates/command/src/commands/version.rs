@@ -1,6 +1,6 @@
 //! `tofu-rs version`: the version and the platform, as `tofu version`.
 
-use crate::flags::{self, bool_flag};
+use crate::flags::options;
 use crate::view::Streams;
 
 /// The version tofu-rs reports.
@@ -18,15 +18,23 @@ pub fn platform() -> String {
     format!("{os}_{arch}")
 }
 
+options! {
+    /// `tofu-rs version`'s flags.
+    pub struct VersionOptions {
+        /// `-json`: the version as a JSON document.
+        json: bool => ["json"],
+    }
+}
+
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
-    let parsed = match flags::parse(args, &[bool_flag("json")]) {
-        Ok(p) => p,
+    let opts = match VersionOptions::parse(args) {
+        Ok(o) => o,
         Err(e) => {
             streams.eprint(&format!("{e}\n"));
             return 1;
         }
     };
-    if parsed.bool("json", false) {
+    if opts.json {
         let doc = serde_json::json!({
             "terraform_version": VERSION,
             "platform": platform(),
