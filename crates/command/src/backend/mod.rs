@@ -12,7 +12,6 @@
 
 pub mod cloud;
 pub mod decode;
-pub mod encryption;
 pub mod schema;
 pub mod state;
 

@@ -293,7 +293,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     // Encryption: checked unless -backend=false says state and plans are
     // not touched by this run.
     if !backend_flag_set || backend_enabled {
-        let enc_diags = crate::backend::encryption::check(&root);
+        let enc_diags = encryption::check(&root);
         let failed = enc_diags.has_errors();
         diags.append(enc_diags);
         if failed {

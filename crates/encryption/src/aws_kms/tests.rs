@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use super::config::Config;
 use super::credentials::Credentials;
-use super::fake_aws::{serve, Received};
 use super::*;
+use crate::testing::{serve, Received};
 
 /// An environment of the given pairs plus test credentials, a home with
 /// no `.aws` and IMDS left alone.

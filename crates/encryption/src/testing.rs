@@ -1,6 +1,7 @@
-//! A fake AWS endpoint on loopback for the aws_kms tests (the unit tests
-//! here and `tests/init_aws_kms.rs`, which includes this file): canned
-//! answers, one connection each, and the requests as they arrived.
+//! A fake AWS endpoint on loopback for the aws_kms tests (this crate's
+//! unit tests and the command's `tests/init_aws_kms.rs`, through the
+//! `test-support` feature): canned answers, one connection each, and the
+//! requests as they arrived.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use cty::{Type, Value};
 use hclsyntax::Diagnostic;
 
-use crate::backend::encryption::evaluated_body::{EvaluatedArgument, EvaluatedBody};
+use crate::evaluated_body::{EvaluatedArgument, EvaluatedBody};
 
 /// `gohcl`'s decoding of single arguments into Go values, collecting
 /// "Unsuitable value type" diagnostics as `gohcl.DecodeExpression` does.

@@ -10,7 +10,7 @@ use hclsyntax::{BodySchema, Diagnostic};
 
 use super::decode::Decoder;
 use super::Env;
-use crate::backend::encryption::evaluated_body::EvaluatedBody;
+use crate::evaluated_body::EvaluatedBody;
 
 /// What aws-sdk-go-base names as the caller in credential errors.
 pub const CALLER_DOCUMENTATION_URL: &str =

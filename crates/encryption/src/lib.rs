@@ -1,3 +1,11 @@
+//! The encryption configuration of a working directory (OpenTofu's
+//! `internal/encryption`): the `terraform { encryption { ... } }` block
+//! merged with `TF_ENCRYPTION`, checked, and its key providers built where
+//! tofu-rs can (all of `aws_kms`: credentials, SigV4, STS and KMS).
+//! Nothing is encrypted or decrypted here: tofu-rs reads and writes no
+//! state or plan files. Must not know: backends, the command line, how
+//! diagnostics are rendered (it returns them; it never prints).
+//!
 //! What `init` makes of `terraform { encryption { ... } }` and
 //! `TF_ENCRYPTION` (OpenTofu's `EncryptionFromModule`, which `init` runs
 //! before the backend and before any provider is installed): the
@@ -17,6 +25,8 @@
 
 pub mod aws_kms;
 pub mod evaluated_body;
+#[cfg(feature = "test-support")]
+pub mod testing;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -11,8 +11,6 @@ pub mod config;
 pub mod credentials;
 mod decode;
 mod endpoints;
-#[cfg(test)]
-mod fake_aws;
 mod kms_client;
 mod shared_config;
 pub mod sigv4;
