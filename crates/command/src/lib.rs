@@ -2,7 +2,6 @@
 //! tofu-rs crates. Thin on purpose: each command parses its flags, calls the
 //! library crates and renders through [`view::View`].
 
-pub mod backend;
 pub mod cli;
 pub mod commands;
 pub mod crash;

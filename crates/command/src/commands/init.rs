@@ -1,6 +1,6 @@
 //! `tofu-rs init`: prepares the working directory (`InitCommand.Run`): the
 //! encryption configuration checked, the backend recorded in
-//! `.terraform/terraform.tfstate` ([`crate::backend`]), the module tree
+//! `.terraform/terraform.tfstate` ([`backend`]), the module tree
 //! installed into `.terraform/modules` (`InitCommand.getModules`), and the
 //! whole configuration loaded, and the providers it needs installed into
 //! `.terraform/providers` with the lock file updated
@@ -18,7 +18,6 @@ use initwd::{
 };
 use tfdiags::{Diagnostics, SourceMap};
 
-use crate::backend;
 use crate::flags::{self, bool_flag, value_flag};
 use crate::go_duration::parse_go_duration;
 use crate::interrupt::InterruptScope;

@@ -78,7 +78,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     };
     // The backend must be as init recorded it (OpenTofu's "Backend
     // initialization required" otherwise).
-    diags.append(crate::backend::check_initialized(
+    diags.append(backend::check_initialized(
         &config.module,
         &crate::loader::data_dir(),
     ));

@@ -13,10 +13,10 @@ use initwd::RegistryHosts;
 use super::client::ClientOptions;
 use super::config::CloudEnv;
 use super::connect::ConnectOptions;
-use super::fake_tfe::FakeTfe;
 use super::workspace::Prompt;
 use super::*;
-use crate::backend::{check_initialized, Options, Outcome};
+use crate::testing::FakeTfe;
+use crate::{check_initialized, Options, Outcome};
 
 fn root(dir: &Path, src: &str) -> Module {
     std::fs::write(dir.join("main.tf"), src).unwrap();

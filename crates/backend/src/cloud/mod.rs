@@ -17,8 +17,6 @@ pub mod diag;
 pub mod workspace;
 
 #[cfg(test)]
-mod fake_tfe;
-#[cfg(test)]
 mod tests;
 
 use configs::backend::Backend;

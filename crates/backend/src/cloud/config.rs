@@ -6,7 +6,7 @@
 use cty::Value;
 
 use super::diag::CloudDiag;
-use crate::backend::schema::{Attr, AttrType, BlockType, Nesting, Schema};
+use crate::schema::{Attr, AttrType, BlockType, Nesting, Schema};
 
 const fn opt(name: &'static str, ty: AttrType) -> Attr {
     Attr {

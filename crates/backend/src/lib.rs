@@ -1,3 +1,11 @@
+//! The backend configuration of a working directory (OpenTofu's
+//! `internal/backend`, and `internal/cloud` as [`cloud`]): the `backend`
+//! and `cloud` blocks decoded against their schemas ([`schema`],
+//! [`decode`]), and the record of what `init` configured,
+//! `.terraform/terraform.tfstate` ([`state`]). Must not know: flag parsing,
+//! encryption, how diagnostics or messages are printed (it returns
+//! them; it never prints), state snapshots (it reads and writes none).
+//!
 //! The backend part of `init` (`InitCommand.initBackend` and
 //! `Meta.backendFromConfig` in OpenTofu): the root module's `backend`
 //! block evaluated statically against the backend's schema, merged with
@@ -14,6 +22,8 @@ pub mod cloud;
 pub mod decode;
 pub mod schema;
 pub mod state;
+#[cfg(feature = "test-support")]
+pub mod testing;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

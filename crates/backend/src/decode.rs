@@ -357,7 +357,7 @@ fn value_from_cli(synth: &str, raw: &str, ty: &Type) -> (Value, Diagnostics) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::schema::{self, LOCAL};
+    use crate::schema::{self, LOCAL};
     use configs::static_eval::{RootVariables, StaticModuleCall};
 
     /// The root module in `dir` with its static evaluator, and its backend.

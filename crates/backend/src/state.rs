@@ -194,7 +194,7 @@ pub fn config_hash(type_name: &str, config: &Value) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::schema::LOCAL;
+    use crate::schema::LOCAL;
 
     fn local(path: Option<&str>, ws: Option<&str>) -> Value {
         let s = |v: Option<&str>| v.map(Value::string).unwrap_or(Value::null(Type::String));

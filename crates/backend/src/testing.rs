@@ -1,10 +1,9 @@
 //! A fake HCP Terraform / Terraform Enterprise API on loopback, for the
-//! cloud backend's unit tests and `tests/init_cloud.rs` (which includes
-//! this file): service discovery, the ping, organizations, workspaces
-//! (kept in memory, created and tagged by requests), projects and state
-//! versions, plus injected failures and a log of every request.
-
-#![allow(dead_code)]
+//! cloud backend's unit tests and the command's `tests/init_cloud.rs`
+//! (through the `test-support` feature): service discovery, the ping,
+//! organizations, workspaces (kept in memory, created and tagged by
+//! requests), projects and state versions, plus injected failures and a
+//! log of every request.
 
 use std::sync::{Arc, Mutex};
 
