@@ -10,7 +10,6 @@ pub mod go_duration;
 pub mod interrupt;
 pub mod loader;
 pub mod module_install;
-pub mod plan_render;
 pub mod provider_install;
 pub mod root_eval;
 pub mod variables;

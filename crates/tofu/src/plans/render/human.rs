@@ -10,9 +10,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::plans::{Action, OutputChange, Plan, ResourceInstanceChange};
 use addrs::ResourceMode;
 use rayon::prelude::*;
-use tofu::plans::{Action, OutputChange, Plan, ResourceInstanceChange};
 
 use super::jsonw::{parse_json_prefix, Json};
 use super::values::{known_parts, sensitive_as_bool, unknown_as_bool};

@@ -1,7 +1,10 @@
-//! Rendering a [`tofu::plans::Plan`]: OpenTofu's human plan output
+//! Rendering a [`Plan`](super::Plan): OpenTofu's human plan output
 //! ([`human`]) and the plan document `tofu show -json` prints ([`json`]).
 //! Both read the same JSON views of the planned values ([`values`]), so
 //! what one shows as unknown or sensitive the other does too.
+//!
+//! Nothing here prints: the renderers return strings or hand their parts to
+//! a callback, and the command writes them out.
 
 mod config_json;
 pub mod human;

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::plans::{Action, OutputChange, Plan, ResourceInstanceChange};
 use addrs::{
     AbsResourceInstance, InstanceKey, ModuleInstance, ModuleSource, Provider, Resource,
     ResourceInstance, ResourceMode,
@@ -13,7 +14,6 @@ use configs::config::Config;
 use configs::config_build::{build_config, LoadedModule, ModuleRequest, ModuleWalker};
 use configs::module::load_module_dir;
 use cty::{Mark, Type, Value};
-use tofu::plans::{Action, OutputChange, Plan, ResourceInstanceChange};
 
 use super::human::{render_plan, word_wrap, HumanOptions};
 use super::json::{plan_json, DocumentInfo};
@@ -449,7 +449,7 @@ fn sample_plans_match_terraform_golden_files() {
         let (plan, plan_diags) = if hclsyntax::has_errors(&diags) {
             (None, diags)
         } else {
-            tofu::plan(&config, variables)
+            crate::plan(&config, variables)
         };
         if golden.get("error").is_some() {
             if plan.is_some() || !hclsyntax::has_errors(&plan_diags) {

@@ -6,10 +6,10 @@
 
 use std::collections::BTreeMap;
 
+use crate::plans::{Action, OutputChange, Plan, ResourceInstanceChange};
 use addrs::{InstanceKey, ModuleInstance, ResourceMode};
 use configs::config::Config;
 use cty::Value;
-use tofu::plans::{Action, OutputChange, Plan, ResourceInstanceChange};
 
 use super::config_json;
 use super::jsonw::{Json, ObjectBuilder};
