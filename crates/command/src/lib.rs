@@ -2,7 +2,6 @@
 //! tofu-rs crates. Thin on purpose: each command parses its flags, calls the
 //! library crates and renders through [`view::View`].
 
-pub mod backend;
 pub mod cli;
 pub mod commands;
 pub mod crash;
@@ -12,7 +11,6 @@ pub mod go_duration;
 pub mod interrupt;
 pub mod loader;
 pub mod module_install;
-pub mod plan_render;
 pub mod provider_install;
 pub mod root_eval;
 pub mod variables;

@@ -8,12 +8,9 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-#[path = "../src/backend/encryption/aws_kms/fake_aws.rs"]
-mod fake_aws;
-use fake_aws::{serve, Received};
-
-use command::backend::encryption::aws_kms::credentials::Credentials;
-use command::backend::encryption::aws_kms::sigv4;
+use encryption::aws_kms::credentials::Credentials;
+use encryption::aws_kms::sigv4;
+use encryption::testing::{serve, Received};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tofu-rs");
 

@@ -1,5 +1,5 @@
 //! `tofu-rs init` with a `cloud` block, end to end through the binary,
-//! against the fake HCP Terraform API (`src/backend/cloud/fake_tfe.rs`)
+//! against the fake HCP Terraform API (`backend::testing`)
 //! over HTTPS on loopback: real service discovery of `tfe.v2`, a test CA
 //! trusted through `SSL_CERT_FILE`, the token from the CLI configuration.
 //! Without the `openssl` command (for the certificates) the tests are
@@ -7,13 +7,11 @@
 
 use std::path::{Path, PathBuf};
 
-#[path = "../src/backend/cloud/fake_tfe.rs"]
-mod fake_tfe;
 #[allow(dead_code)] // the lock-file helper is for provider tests
 mod provider_work;
 mod test_certs;
 
-use fake_tfe::FakeTfe;
+use backend::testing::FakeTfe;
 use getproviders::testing::HttpResponse;
 use provider_work::{Run, Work};
 

@@ -1,8 +1,9 @@
 //! The configuration graph, its walk, count/for_each expansion, validate and
-//! plan-lite (OpenTofu's internal/tofu). Knows nothing of the command line
-//! or of how results are rendered: it takes a loaded [`configs::Config`]
-//! tree and root variable values, and returns diagnostics and a
-//! [`plans::Plan`].
+//! plan-lite (OpenTofu's internal/tofu), and the plan model with its
+//! renderings (internal/plans, command/jsonplan: [`plans::render`]). Knows
+//! nothing of the command line and never prints: it takes a loaded
+//! [`configs::Config`] tree and root variable values, and returns
+//! diagnostics and a [`plans::Plan`], which it renders into strings.
 
 pub mod deprecation;
 pub mod expand;

@@ -1,6 +1,6 @@
 //! `tofu-rs init`: prepares the working directory (`InitCommand.Run`): the
 //! encryption configuration checked, the backend recorded in
-//! `.terraform/terraform.tfstate` ([`crate::backend`]), the module tree
+//! `.terraform/terraform.tfstate` ([`backend`]), the module tree
 //! installed into `.terraform/modules` (`InitCommand.getModules`), and the
 //! whole configuration loaded, and the providers it needs installed into
 //! `.terraform/providers` with the lock file updated
@@ -21,7 +21,6 @@ use initwd::{
 };
 use tfdiags::{Diagnostics, SourceMap};
 
-use crate::backend;
 use crate::flags::{options, VarFlags};
 use crate::go_duration::parse_go_duration;
 use crate::interrupt::InterruptScope;
@@ -446,7 +445,7 @@ impl InitRun<'_> {
         if opts.backend_flag_set() && !opts.backend_enabled() {
             return Ok(());
         }
-        let enc_diags = crate::backend::encryption::check(root);
+        let enc_diags = encryption::check(root);
         let failed = enc_diags.has_errors();
         self.diags.append(enc_diags);
         if failed {

@@ -9,11 +9,11 @@ use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use tfdiags::{Diagnostics, SourceMap};
+use tofu::plans::render::{self as plan_render, DocumentInfo, HumanOptions};
 
 use crate::commands::version::VERSION;
 use crate::flags::{options, VarFlags};
 use crate::loader::{load_config_from_root, load_root_module, root_static_call_from};
-use crate::plan_render::{self, DocumentInfo, HumanOptions};
 use crate::variables::{self, Unset};
 use crate::view::{Streams, View};
 
@@ -83,7 +83,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     };
     // The backend must be as init recorded it (OpenTofu's "Backend
     // initialization required" otherwise).
-    diags.append(crate::backend::check_initialized(
+    diags.append(backend::check_initialized(
         &config.module,
         &crate::loader::data_dir(),
     ));

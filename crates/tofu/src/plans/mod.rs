@@ -10,6 +10,8 @@
 //! `after_unknown` / `after_sensitive` from them; no other mark (such as
 //! deprecation) ever reaches a plan — the walker strips those.
 
+pub mod render;
+
 use std::collections::BTreeMap;
 
 use addrs::{AbsResourceInstance, Provider};
