@@ -16,6 +16,7 @@ Main commands:
   console       Try OpenTofu expressions at an interactive command prompt
 
 Other commands:
+  affected      List the root modules a set of changed files touches
   graph         Generate a Graphviz graph of the steps in an operation
   inspect       Show a module's variables, outputs, resources and calls
   providers     Show the providers required for this configuration
@@ -90,6 +91,7 @@ pub fn run_with(args: &[String], streams: &mut Streams) -> i32 {
         "graph" => commands::graph::run(rest, streams),
         "plan-lite" => commands::plan_lite::run(rest, streams),
         "providers" => commands::providers::run(rest, streams),
+        "affected" => commands::affected::run(rest, streams),
         other => {
             streams.eprint(&format!(
                 "tofu-rs has no command named \"{other}\".\n\nTo see all of tofu-rs's top-level commands, run:\n  tofu-rs -help\n\n"

@@ -1,5 +1,6 @@
 //! One module per command.
 
+pub mod affected;
 pub mod console;
 pub mod graph;
 pub mod init;
