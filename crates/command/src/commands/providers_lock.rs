@@ -78,7 +78,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         1
     };
 
-    if let Err(d) = check_mirror_options(&opts) {
+    if let Some(d) = mirror_options_conflict(&opts) {
         diags.push(d);
         return fail(streams, &diags, &SourceMap::new());
     }
@@ -125,15 +125,15 @@ fn mirror(option: &Option<String>) -> Option<&str> {
     option.as_deref().filter(|s| !s.is_empty())
 }
 
-/// `-fs-mirror` and `-net-mirror` exclude each other.
-fn check_mirror_options(opts: &ProvidersLockOptions) -> Result<(), Diagnostic> {
-    if mirror(&opts.fs_mirror).is_some() && mirror(&opts.net_mirror).is_some() {
-        return Err(Diagnostic::error_sourceless(
+/// `-fs-mirror` and `-net-mirror` exclude each other: the error when
+/// both are given.
+fn mirror_options_conflict(opts: &ProvidersLockOptions) -> Option<Diagnostic> {
+    (mirror(&opts.fs_mirror).is_some() && mirror(&opts.net_mirror).is_some()).then(|| {
+        Diagnostic::error_sourceless(
             "Invalid installation method options",
             "The -fs-mirror and -net-mirror command line options are mutually-exclusive.",
-        ));
-    }
-    Ok(())
+        )
+    })
 }
 
 /// The `-platform` values, in command-line order (the current platform
