@@ -196,8 +196,8 @@ pub fn decode_required_providers_block(block: &Block) -> (Option<RequiredProvide
                                 "Invalid configuration_aliases value",
                                 format!(
                                     "Configuration aliases must be prefixed with the provider name. Expected {}, but found {}.",
-                                    hclsyntax::ast::quote_string(&attr.name),
-                                    hclsyntax::ast::quote_string(&traversal.root)
+                                    hclsyntax::go_quote(&attr.name),
+                                    hclsyntax::go_quote(&traversal.root)
                                 ),
                                 value.range.clone(),
                             ));

@@ -3,6 +3,11 @@
 //! once so that every crate gives the same answer. The bottom crate of the
 //! workspace: it depends on no other tofu-rs crate.
 //!
+//! - [`json`]: `encoding/json`'s string encoding (HTML-safe).
+//! - [`quote`]: `strconv.Quote`, `strconv.QuoteRune` and `unicode.IsPrint`
+//!   (what `%q` prints), exact to Go's Unicode tables.
 //! - [`time`]: Go's `time.RFC3339` formatting of UTC instants.
 
+pub mod json;
+pub mod quote;
 pub mod time;
