@@ -126,7 +126,7 @@ pub fn decode_required_providers_block(block: &Block) -> (Option<RequiredProvide
                         ));
                         continue;
                     };
-                    let Some(c) = Constraints::parse(&s) else {
+                    let Ok(c) = Constraints::parse(&s) else {
                         diags.push(Diagnostic::error(
                             "Invalid version constraint",
                             "This string does not use correct version constraint syntax.",

@@ -7,7 +7,9 @@
 //! - [`quote`]: `strconv.Quote`, `strconv.QuoteRune` and `unicode.IsPrint`
 //!   (what `%q` prints), exact to Go's Unicode tables.
 //! - [`time`]: Go's `time.RFC3339` formatting of UTC instants.
+//! - [`version`]: hashicorp/go-version (module versions, `required_version`).
 
 pub mod json;
 pub mod quote;
 pub mod time;
+pub mod version;

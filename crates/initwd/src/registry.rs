@@ -578,7 +578,7 @@ pub fn select_version(versions: &[String], constraint: &Constraints) -> VersionS
                 continue;
             }
         };
-        if !v.prerelease().is_empty() && !prerelease_exactly_requested(constraint.as_str(), &v) {
+        if !v.prerelease().is_empty() && !prerelease_exactly_requested(&constraint.to_string(), &v) {
             continue;
         }
         if sel.latest.as_ref().is_none_or(|l| v > *l) {
