@@ -77,7 +77,7 @@ fn getter(text: &str) {
 }
 
 fn constraints(text: &str) {
-    if let Some(c) = configs::version_constraint::Constraints::parse(text) {
+    if let Ok(c) = configs::version_constraint::Constraints::parse(text) {
         std::hint::black_box(
             c.check(&configs::version_constraint::Version::parse("1.2.3").expect("a version")),
         );

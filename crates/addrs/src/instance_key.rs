@@ -61,63 +61,10 @@ impl fmt::Display for InstanceKey {
 }
 
 /// `toHCLQuotedString`: a string as an HCL quoted template that evaluates
-/// to exactly `s`.
+/// to exactly `s` (hclwrite's `escapeQuotedStringLit`, which Go's addrs
+/// copies).
 pub fn hcl_quoted_string(s: &str) -> String {
-    let mut buf = String::with_capacity(s.len() + 2);
-    buf.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(r) = chars.next() {
-        match r {
-            '\n' => buf.push_str("\\n"),
-            '\r' => buf.push_str("\\r"),
-            '\t' => buf.push_str("\\t"),
-            '"' => buf.push_str("\\\""),
-            '\\' => buf.push_str("\\\\"),
-            '$' | '%' => {
-                buf.push(r);
-                if chars.peek() == Some(&'{') {
-                    buf.push(r);
-                }
-            }
-            r if !is_go_printable(r) => {
-                if (r as u32) < 65536 {
-                    buf.push_str(&format!("\\u{:04x}", r as u32));
-                } else {
-                    buf.push_str(&format!("\\U{:08x}", r as u32));
-                }
-            }
-            r => buf.push(r),
-        }
-    }
-    buf.push('"');
-    buf
-}
-
-/// An approximation of Go's `unicode.IsPrint`: graphic characters and the
-/// ASCII space; not controls, format characters or other spaces.
-pub(crate) fn is_go_printable(c: char) -> bool {
-    if c == ' ' {
-        return true;
-    }
-    let u = c as u32;
-    !(c.is_control()
-        || c.is_whitespace()
-        || u == 0xAD
-        || (0x600..=0x605).contains(&u)
-        || u == 0x61C
-        || u == 0x6DD
-        || u == 0x70F
-        || u == 0x180E
-        || (0x200B..=0x200F).contains(&u)
-        || (0x202A..=0x202E).contains(&u)
-        || (0x2060..=0x206F).contains(&u)
-        || u == 0xFEFF
-        || (0xFFF9..=0xFFFB).contains(&u)
-        || (0xE000..=0xF8FF).contains(&u)
-        || (0xF0000..).contains(&u)
-        || (0xE0000..=0xE007F).contains(&u)
-        || u == 0xFFFE
-        || u == 0xFFFF)
+    hclsyntax::hclwrite_quote::quoted_string_lit(s)
 }
 
 #[cfg(test)]

@@ -132,7 +132,7 @@ impl ModuleWalker for ManifestWalker {
         let version = record
             .version
             .as_ref()
-            .and_then(|v| Version::parse(&v.to_string()));
+            .and_then(|v| Version::parse(&v.to_string()).ok());
         let required = req
             .version_constraint
             .map(|v| &v.required)

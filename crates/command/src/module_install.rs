@@ -134,7 +134,7 @@ impl ModuleWalker for InstallWalker<'_> {
         let version = installed
             .version
             .as_ref()
-            .and_then(|v| Version::parse(&v.to_string()));
+            .and_then(|v| Version::parse(&v.to_string()).ok());
         (
             Some(LoadedModule {
                 module,

@@ -763,10 +763,5 @@ pub fn store_plugin_path(dirs: &[String]) -> Result<(), String> {
 
 /// A JSON string as Go's `encoding/json` writes it (HTML-safe escapes).
 fn go_json_string(s: &str) -> String {
-    let js = serde_json::to_string(s).unwrap_or_default();
-    js.replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
+    gocompat::json::string(s)
 }

@@ -146,7 +146,7 @@ fn decode_reserved_experiments(expr: &hclsyntax::Expr) -> Diagnostics {
                 "Unknown experiment keyword",
                 format!(
                     "There is no current experiment with the keyword {}.",
-                    hclsyntax::ast::quote_string(&kw)
+                    hclsyntax::go_quote(&kw)
                 ),
                 e.range.clone(),
             )),

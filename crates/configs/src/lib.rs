@@ -46,4 +46,3 @@ mod test_provider_validation;
 mod test_support;
 pub mod type_expr;
 pub mod version_constraint;
-pub mod version_syntax;

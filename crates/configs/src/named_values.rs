@@ -214,7 +214,7 @@ pub fn decode_variable_block(
             "Invalid variable name",
             format!(
                 "The variable name {} is reserved due to its special meaning inside module blocks.",
-                hclsyntax::ast::quote_string(&v.name)
+                hclsyntax::go_quote(&v.name)
             ),
             label.range.clone(),
         ));
@@ -490,7 +490,7 @@ fn discarded_attribute_warnings(var_name: &str, expr: &Expr, ty: &cty::Type) -> 
             };
             let attrs = d.target.attribute_types().map(|a| a.keys()).into_iter().flatten();
             let suggestion = hclsyntax::body::name_suggestion(&attr_name, attrs.map(String::as_str))
-                .map(|s| format!(" Did you mean to set attribute {} instead?", hclsyntax::ast::quote_string(s)))
+                .map(|s| format!(" Did you mean to set attribute {} instead?", hclsyntax::go_quote(s)))
                 .unwrap_or_default();
             let nested = if pre.is_empty() {
                 String::new()
@@ -501,8 +501,8 @@ fn discarded_attribute_warnings(var_name: &str, expr: &Expr, ty: &cty::Type) -> 
                 "Object attribute is ignored",
                 format!(
                     "The object type for input variable {}{nested} does not include an attribute named {}, so this definition is unused.{suggestion}",
-                    hclsyntax::ast::quote_string(var_name),
-                    hclsyntax::ast::quote_string(&attr_name),
+                    hclsyntax::go_quote(var_name),
+                    hclsyntax::go_quote(&attr_name),
                 ),
                 d.name_range,
             )
@@ -677,7 +677,7 @@ fn decode_variable_validation_block(
                 "Invalid variable validation condition",
                 format!(
                     "The condition for variable {} must refer to var.{var_name} in order to test incoming values.",
-                    hclsyntax::ast::quote_string(var_name)
+                    hclsyntax::go_quote(var_name)
                 ),
                 cond.range.clone(),
             ));

@@ -126,7 +126,7 @@ pub fn decode_required_providers_block(block: &Block) -> (Option<RequiredProvide
                         ));
                         continue;
                     };
-                    let Some(c) = Constraints::parse(&s) else {
+                    let Ok(c) = Constraints::parse(&s) else {
                         diags.push(Diagnostic::error(
                             "Invalid version constraint",
                             "This string does not use correct version constraint syntax.",
@@ -196,8 +196,8 @@ pub fn decode_required_providers_block(block: &Block) -> (Option<RequiredProvide
                                 "Invalid configuration_aliases value",
                                 format!(
                                     "Configuration aliases must be prefixed with the provider name. Expected {}, but found {}.",
-                                    hclsyntax::ast::quote_string(&attr.name),
-                                    hclsyntax::ast::quote_string(&traversal.root)
+                                    hclsyntax::go_quote(&attr.name),
+                                    hclsyntax::go_quote(&traversal.root)
                                 ),
                                 value.range.clone(),
                             ));

@@ -114,29 +114,10 @@ fn go_io_error(e: &std::io::Error) -> String {
     }
 }
 
-/// A quoted HCL string as `hclwrite.TokensForValue` writes it: `"`, `\`
-/// and control characters escaped, and template sequences doubled.
+/// A quoted HCL string as `hclwrite.TokensForValue` writes it
+/// (`escapeQuotedStringLit`).
 fn hcl_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '$' | '%' if chars.peek() == Some(&'{') => {
-                out.push(c);
-                out.push(c);
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    hclsyntax::hclwrite_quote::quoted_string_lit(s)
 }
 
 #[cfg(test)]
@@ -237,5 +218,15 @@ mod tests {
     #[test]
     fn quoting() {
         assert_eq!(hcl_string("a\"b\\c${d}%{e}$f"), r#""a\"b\\c$${d}%%{e}$f""#);
+    }
+
+    /// hclwrite escapes what Go's `unicode.IsPrint` rejects, not only
+    /// controls: U+200B and U+00A0 were once written raw here.
+    #[test]
+    fn hcl_string_escapes_go_non_printables() {
+        assert_eq!(
+            hcl_string("a\u{200b}b\u{a0}\u{1}"),
+            r#""a\u200bb\u00a0\u0001""#
+        );
     }
 }

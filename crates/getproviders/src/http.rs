@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use initwd::fetch::http::transport_error;
+use gocompat::http::transport_error;
 
 /// Limits and retries for requests.
 #[derive(Debug, Clone)]
@@ -97,17 +97,12 @@ impl Response {
 }
 
 fn agent(timeout: Duration, whole_request: bool) -> ureq::Agent {
-    let mut b = ureq::AgentBuilder::new()
-        .timeout_connect(timeout)
-        .redirects(5)
-        .user_agent(&format!("OpenTofu/{} tofu-rs", env!("CARGO_PKG_VERSION")));
-    b = if whole_request {
-        b.timeout(timeout)
-    } else {
+    let mut opts = gocompat::http::AgentOptions::new(timeout, 5);
+    if !whole_request {
         // A large download may take long; only stalls are errors.
-        b.timeout_read(timeout).timeout_write(timeout)
-    };
-    b.build()
+        opts.timeout = gocompat::http::Timeout::EachIo(timeout);
+    }
+    opts.build()
 }
 
 impl HttpClient {

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use addrs::Provider;
+use cliconfig::static_string;
+use cliconfig::RegistryOptions;
 use hclsyntax::ast::{ExprKind, Literal};
 use hclsyntax::static_expr::{expr_list, native_view};
 use hclsyntax::{Block, BodySchema, Diagnostic, Diagnostics, Expr, Range};
-use initwd::cliconfig::static_string;
-use initwd::RegistryOptions;
 
 use crate::http::HttpClient;
 use crate::mirror_fs::FilesystemMirrorSource;
@@ -248,11 +248,11 @@ fn decode_dev_overrides(
 }
 
 /// Reads the CLI configuration files OpenTofu would read
-/// (`initwd::cliconfig::cli_config_files`) and merges them as its
+/// (`cliconfig::cli_config_files`) and merges them as its
 /// `Config.Merge` does. No file is no configuration at all.
 pub fn load_provider_cli_config() -> (ProviderCliConfig, Diagnostics) {
     let mut parsed = Vec::new();
-    for path in initwd::cliconfig::cli_config_files() {
+    for path in cliconfig::cli_config_files() {
         if let Ok(src) = std::fs::read(&path) {
             parsed.push(parse_provider_cli_config(&path.to_string_lossy(), &src));
         }
@@ -339,7 +339,7 @@ impl NetworkSettings {
     /// What `init` uses: the CLI configuration's `host` and `credentials`
     /// blocks, `TF_TOKEN_…`, and the timeout and retry variables.
     pub fn from_environment() -> (NetworkSettings, Diagnostics) {
-        let (hosts, diags) = initwd::cliconfig::load_registry_hosts();
+        let (hosts, diags) = cliconfig::load_registry_hosts();
         let registry = RegistryOptions {
             hosts,
             ..RegistryOptions::from_env()

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use addrs::Provider;
-use initwd::{RegistryClient, RegistryError, RegistryOptions};
+use cliconfig::{Disco, DiscoError, RegistryOptions};
 use serde_json::Value;
 
 use crate::auth::{PackageAuthentication, RegistryAuthentication, RegistryPlatformData};
@@ -35,7 +35,7 @@ type VersionsResponse = (Vec<(String, Vec<String>)>, Warnings);
 
 /// Installs from each provider's origin registry.
 pub struct RegistrySource {
-    disco: RegistryClient,
+    disco: Disco,
     tokens: HashMap<String, String>,
     http: HttpClient,
     versions: Mutex<HashMap<Provider, VersionsResponse>>,
@@ -47,7 +47,7 @@ impl RegistrySource {
     pub fn new(registry: RegistryOptions, http: HttpClient) -> RegistrySource {
         RegistrySource {
             tokens: registry.hosts.tokens.clone(),
-            disco: RegistryClient::new(registry),
+            disco: Disco::new(registry),
             http,
             versions: Mutex::new(HashMap::new()),
         }
@@ -58,18 +58,14 @@ impl RegistrySource {
         self.disco
             .discover(&provider.hostname, PROVIDERS_SERVICE_ID)
             .map_err(|e| match e {
-                RegistryError::ServiceUnreachable(m) if m.contains("does not provide a") => {
-                    SourceError::HostNoProviders {
-                        hostname,
-                        has_other_version: false,
-                    }
-                }
-                RegistryError::ServiceUnreachable(m) if m.contains("does not support") => {
-                    SourceError::HostNoProviders {
-                        hostname,
-                        has_other_version: true,
-                    }
-                }
+                DiscoError(m) if m.contains("does not provide a") => SourceError::HostNoProviders {
+                    hostname,
+                    has_other_version: false,
+                },
+                DiscoError(m) if m.contains("does not support") => SourceError::HostNoProviders {
+                    hostname,
+                    has_other_version: true,
+                },
                 other => SourceError::HostUnreachable {
                     hostname,
                     wrapped: other.to_string(),

@@ -3,6 +3,17 @@
 //! once so that every crate gives the same answer. The bottom crate of the
 //! workspace: it depends on no other tofu-rs crate.
 //!
+//! - `http` (feature `http`): the one ureq agent builder and Go's
+//!   `net/http` error wording for requests that got no response.
+//! - [`json`]: `encoding/json`'s string encoding (HTML-safe).
+//! - [`quote`]: `strconv.Quote`, `strconv.QuoteRune` and `unicode.IsPrint`
+//!   (what `%q` prints), exact to Go's Unicode tables.
 //! - [`time`]: Go's `time.RFC3339` formatting of UTC instants.
+//! - [`version`]: hashicorp/go-version (module versions, `required_version`).
 
+#[cfg(feature = "http")]
+pub mod http;
+pub mod json;
+pub mod quote;
 pub mod time;
+pub mod version;

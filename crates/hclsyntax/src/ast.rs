@@ -135,7 +135,10 @@ pub fn push_step(s: &mut String, step: &StepKind) {
     }
 }
 
-/// A string quoted as HCL writes a string literal.
+/// A string quoted as HCL writes a string literal in a traversal's
+/// canonical form (`a["k"]`): quotes, backslashes and `\n \r \t` escaped,
+/// other controls as `\u00XX`. Not Go's `%q` (that is [`crate::go_quote`],
+/// for messages) nor hclwrite's escaping ([`crate::hclwrite_quote`]).
 pub fn quote_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');

@@ -4,12 +4,13 @@
 //!
 //! This crate knows nothing of values, evaluation or OpenTofu's blocks: it
 //! owns source text, ranges, parsing and HCL's schema-driven body decoding.
+//! Go's `%q` quoting comes from `gocompat` and is re-exported here.
 
 pub mod ast;
 pub mod body;
 mod content_native;
 pub mod diagnostic;
-pub mod go_quote;
+pub mod hclwrite_quote;
 pub mod ident;
 pub mod json;
 pub mod native;
@@ -26,7 +27,11 @@ pub use body::{
     Attribute, AttributeSchema, Block, BlockHeaderSchema, Body, BodyContent, BodySchema, Label,
 };
 pub use diagnostic::{has_errors, Diagnostic, Diagnostics, Severity};
-pub use go_quote::{go_is_print, go_quote, go_quote_bytes};
+/// Go's `strconv.Quote`, re-exported from `gocompat` under the names every
+/// crate above already uses (`hclsyntax::go_quote`).
+pub use gocompat::quote::{
+    is_print as go_is_print, quote as go_quote, quote_bytes as go_quote_bytes,
+};
 pub use ident::valid_identifier;
 pub use pos::{Pos, Range, SourceFile};
 

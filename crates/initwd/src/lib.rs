@@ -6,12 +6,16 @@
 //! walker applies.
 //!
 //! Knows module source addresses and file systems; knows nothing of the
-//! configuration language beyond reading the CLI configuration's `host`
-//! blocks. Loading each installed module is the caller's (`configs`) job.
+//! configuration language. The CLI configuration, credentials and service
+//! discovery are `cliconfig`'s (re-exported here as `initwd::cliconfig` for
+//! existing callers). Loading each installed module is the caller's
+//! (`configs`) job.
 
 pub mod atomic_file;
 pub mod cancel;
-pub mod cliconfig;
+/// The CLI configuration crate, under the path callers used before it
+/// left this crate.
+pub use ::cliconfig;
 pub mod fetch;
 mod fetcher;
 pub mod goversion;
@@ -22,6 +26,7 @@ pub mod pathutil;
 pub mod registry;
 
 pub use cancel::{Cancel, Canceled, CANCELED_TEXT};
+pub use cliconfig::{RegistryHosts, RegistryOptions};
 pub use fetch::HttpSettings;
 pub use fetcher::{FetchError, PackageFetcher};
 pub use goversion::{Constraints, Version};
@@ -31,6 +36,4 @@ pub use installer::{
 };
 pub use lock::{LockError, WorkDirLock, LOCK_FILENAME};
 pub use manifest::{module_key, Manifest, ManifestError, Record, MANIFEST_FILENAME};
-pub use registry::{
-    RegistryClient, RegistryError, RegistryHosts, RegistryOptions, MODULES_SERVICE_ID,
-};
+pub use registry::{RegistryClient, RegistryError, MODULES_SERVICE_ID};

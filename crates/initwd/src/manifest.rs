@@ -7,7 +7,6 @@
 //! OpenTofu reads it.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -274,29 +273,9 @@ fn from_slash(p: &str) -> String {
 }
 
 /// Go's `encoding/json` string encoding with HTML escaping on (the
-/// default for `json.Marshal`): `<`, `>`, `&`, U+2028 and U+2029 as
-/// `\uXXXX`, `\b \f \n \r \t` short forms, other controls as `\u00XX`.
+/// default for `json.Marshal`).
 pub fn go_json_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    gocompat::json::push_string(out, s);
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
-//! The module registry protocol client (`internal/registry`, with
-//! terraform-svchost's service discovery): find a host's `modules.v1`
-//! endpoint, list a module's versions, and ask where a version's package
-//! can be downloaded. Results are cached for the life of the client, which
+//! The module registry protocol client (`internal/registry`): find a
+//! host's `modules.v1` endpoint (through `cliconfig::Disco`), list a
+//! module's versions, and ask where a version's package can be downloaded. Results are cached for the life of the client, which
 //! is one `init` run.
 
 use std::collections::HashMap;
@@ -10,95 +9,13 @@ use std::time::Duration;
 
 use addrs::{Hostname, ModuleRegistryPackage};
 
-use crate::fetch::http::transport_error;
+use cliconfig::{Disco, RegistryOptions};
+use gocompat::http::transport_error;
+
 use crate::goversion::{prerelease_exactly_requested, Constraints, Version};
 
 /// The service ID of the module registry protocol.
 pub const MODULES_SERVICE_ID: &str = "modules.v1";
-const DISCO_PATH: &str = "/.well-known/terraform.json";
-const MAX_DISCO_DOC_BYTES: u64 = 1 << 20;
-
-/// Per-host settings from the CLI configuration: `host` blocks, whose
-/// `services` replace network discovery, and credentials.
-#[derive(Debug, Clone, Default)]
-pub struct RegistryHosts {
-    /// Host (normalized) → service ID → URL, as `host "x" { services = {…} }`.
-    pub services: HashMap<String, HashMap<String, String>>,
-    /// Host (normalized) → bearer token (`credentials` blocks, `TF_TOKEN_…`).
-    pub tokens: HashMap<String, String>,
-}
-
-impl RegistryHosts {
-    /// Forces the services of `host`, as a CLI configuration `host` block.
-    pub fn force_services(&mut self, host: &str, services: &[(&str, &str)]) {
-        let host = Hostname::for_comparison(host)
-            .map(|h| h.as_str().to_string())
-            .unwrap_or_else(|_| host.to_string());
-        self.services.insert(
-            host,
-            services
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        );
-    }
-}
-
-/// How the client talks to registries.
-#[derive(Debug, Clone)]
-pub struct RegistryOptions {
-    pub hosts: RegistryHosts,
-    /// Per request (`TF_REGISTRY_CLIENT_TIMEOUT`, default 10 s).
-    pub request_timeout: Duration,
-    /// For the discovery document (11 s in OpenTofu).
-    pub discovery_timeout: Duration,
-    /// Extra attempts after a failed request (`TF_REGISTRY_DISCOVERY_RETRY`,
-    /// default 1).
-    pub retries: u32,
-    /// Pause before a retry.
-    pub retry_wait: Duration,
-    /// `https` always, except in tests of discovery itself.
-    pub discovery_scheme: &'static str,
-    /// Sent as `X-Terraform-Version`.
-    pub tofu_version: String,
-}
-
-impl Default for RegistryOptions {
-    fn default() -> Self {
-        RegistryOptions {
-            hosts: RegistryHosts::default(),
-            request_timeout: Duration::from_secs(10),
-            discovery_timeout: Duration::from_secs(11),
-            retries: 1,
-            retry_wait: Duration::from_secs(1),
-            discovery_scheme: "https",
-            tofu_version: "1.10.0".to_string(),
-        }
-    }
-}
-
-impl RegistryOptions {
-    /// The defaults adjusted by `TF_REGISTRY_CLIENT_TIMEOUT` and
-    /// `TF_REGISTRY_DISCOVERY_RETRY`, as OpenTofu reads them.
-    pub fn from_env() -> RegistryOptions {
-        let mut o = RegistryOptions::default();
-        if let Some(t) = env_positive("TF_REGISTRY_CLIENT_TIMEOUT") {
-            o.request_timeout = Duration::from_secs(t);
-        }
-        if let Some(r) = env_positive("TF_REGISTRY_DISCOVERY_RETRY") {
-            o.retries = u32::try_from(r).unwrap_or(u32::MAX);
-        }
-        o
-    }
-}
-
-fn env_positive(name: &str) -> Option<u64> {
-    std::env::var(name)
-        .ok()?
-        .parse::<u64>()
-        .ok()
-        .filter(|v| *v > 0)
-}
 
 /// Why a registry request failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,26 +60,13 @@ pub struct RegistryClient {
     // Built on first use: building an agent loads the system's root
     // certificates, which an init of local and git modules never needs.
     agent: OnceLock<ureq::Agent>,
-    disco_agent: OnceLock<ureq::Agent>,
-    hosts: Mutex<HashMap<String, Arc<DiscoveredHost>>>,
+    disco: Disco,
     versions: Mutex<HashMap<String, Arc<ModuleVersions>>>,
     locations: Mutex<HashMap<(String, String), String>>,
 }
 
-#[derive(Debug)]
-struct DiscoveredHost {
-    disco_url: url::Url,
-    display: String,
-    services: serde_json::Map<String, serde_json::Value>,
-}
-
 fn build_agent(timeout: Duration, redirects: u32) -> ureq::Agent {
-    ureq::AgentBuilder::new()
-        .timeout_connect(timeout)
-        .timeout(timeout)
-        .redirects(redirects)
-        .user_agent(&format!("OpenTofu/{} tofu-rs", env!("CARGO_PKG_VERSION")))
-        .build()
+    gocompat::http::AgentOptions::new(timeout, redirects).build()
 }
 
 /// A response, whatever its status.
@@ -182,9 +86,8 @@ impl RegistryClient {
     pub fn new(opts: RegistryOptions) -> RegistryClient {
         RegistryClient {
             agent: OnceLock::new(),
-            disco_agent: OnceLock::new(),
+            disco: Disco::new(opts.clone()),
             opts,
-            hosts: Mutex::new(HashMap::new()),
             versions: Mutex::new(HashMap::new()),
             locations: Mutex::new(HashMap::new()),
         }
@@ -195,160 +98,12 @@ impl RegistryClient {
             .get_or_init(|| build_agent(self.opts.request_timeout, 5))
     }
 
-    fn disco_agent(&self) -> &ureq::Agent {
-        self.disco_agent
-            .get_or_init(|| build_agent(self.opts.discovery_timeout, 3))
-    }
-
-    fn discover_host(&self, host: &Hostname) -> Result<Arc<DiscoveredHost>, RegistryError> {
-        let key = host.as_str().to_string();
-        let mut cache = self
-            .hosts
-            .lock()
-            .expect("registry host cache lock poisoned");
-        if let Some(h) = cache.get(&key) {
-            return Ok(h.clone());
-        }
-        let disco_url = url::Url::parse(&format!(
-            "{}://{}{DISCO_PATH}",
-            self.opts.discovery_scheme,
-            host.as_str()
-        ))
-        .map_err(|e| RegistryError::ServiceUnreachable(e.to_string()))?;
-        let discovered = if let Some(forced) = self.opts.hosts.services.get(&key) {
-            DiscoveredHost {
-                disco_url: url::Url::parse(&format!("https://{}{DISCO_PATH}", host.as_str()))
-                    .unwrap_or(disco_url),
-                display: host.for_display(),
-                services: forced
-                    .iter()
-                    .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
-                    .collect(),
-            }
-        } else {
-            self.fetch_discovery(host, disco_url)?
-        };
-        let h = Arc::new(discovered);
-        cache.insert(key, h.clone());
-        Ok(h)
-    }
-
-    fn fetch_discovery(
-        &self,
-        host: &Hostname,
-        disco_url: url::Url,
-    ) -> Result<DiscoveredHost, RegistryError> {
-        let unreachable = RegistryError::ServiceUnreachable;
-        let mut req = self
-            .disco_agent()
-            .get(disco_url.as_str())
-            .set("Accept", "application/json");
-        if let Some(token) = self.opts.hosts.tokens.get(host.as_str()) {
-            req = req.set("Authorization", &format!("Bearer {token}"));
-        }
-        let resp = call(req, disco_url.as_str())
-            .map_err(|e| unreachable(format!("failed to request discovery document: {e}")))?;
-        let final_url = url::Url::parse(resp.get_url()).unwrap_or(disco_url);
-        let mut host_rec = DiscoveredHost {
-            disco_url: final_url,
-            display: host.for_display(),
-            services: serde_json::Map::new(),
-        };
-        if resp.status() == 404 {
-            return Ok(host_rec);
-        }
-        if resp.status() != 200 {
-            return Err(unreachable(format!(
-                "failed to request discovery document: {}",
-                status_line(&resp)
-            )));
-        }
-        let content_type = resp.header("Content-Type").unwrap_or("").to_string();
-        let media = content_type
-            .split(';')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase();
-        if media.is_empty() || media.contains(char::is_whitespace) {
-            return Err(unreachable(format!(
-                "discovery URL has a malformed Content-Type {}",
-                addrs::go_quote(&content_type)
-            )));
-        }
-        if media != "application/json" {
-            return Err(unreachable(format!(
-                "discovery URL returned an unsupported Content-Type {}",
-                addrs::go_quote(&media)
-            )));
-        }
-        let mut body = Vec::new();
-        use std::io::Read;
-        resp.into_reader()
-            .take(MAX_DISCO_DOC_BYTES)
-            .read_to_end(&mut body)
-            .map_err(|e| unreachable(format!("error reading discovery document body: {e}")))?;
-        match serde_json::from_slice::<serde_json::Value>(&body) {
-            Ok(serde_json::Value::Object(m)) => host_rec.services = m,
-            Ok(_) => {
-                return Err(unreachable(
-                    "failed to decode discovery document as a JSON object: json: cannot unmarshal into Go value of type map[string]interface {}".to_string(),
-                ))
-            }
-            Err(e) => {
-                return Err(unreachable(format!(
-                    "failed to decode discovery document as a JSON object: {e}"
-                )))
-            }
-        }
-        Ok(host_rec)
-    }
-
-    /// `Client.Discover`: the base URL of `service` on `host`, ending in `/`.
+    /// `Client.Discover`: the base URL of `service` on `host`, ending in `/`
+    /// (service discovery itself is `cliconfig::Disco`'s).
     pub fn discover(&self, host: &Hostname, service: &str) -> Result<url::Url, RegistryError> {
-        let h = self.discover_host(host)?;
-        let unreachable = RegistryError::ServiceUnreachable;
-        let name = service.split('.').next().unwrap_or(service);
-        let Some(raw) = h.services.get(service).and_then(|v| v.as_str()) else {
-            if let Some(other) = h
-                .services
-                .keys()
-                .find(|k| k.starts_with(&format!("{name}.")))
-            {
-                let _ = other;
-                let version = service.rsplit('.').next().unwrap_or("");
-                return Err(unreachable(format!(
-                    "host {} does not support {name} version {}",
-                    h.display,
-                    version.trim_start_matches('v')
-                )));
-            }
-            return Err(unreachable(format!(
-                "host {} does not provide a {name} service",
-                h.display
-            )));
-        };
-        let mut u = h
-            .disco_url
-            .join(raw)
-            .map_err(|e| unreachable(format!("Failed to parse service URL: {e}")))?;
-        if u.scheme() != "https" && u.scheme() != "http" {
-            return Err(unreachable(format!(
-                "Failed to parse service URL: unsupported scheme {}",
-                u.scheme()
-            )));
-        }
-        if !u.username().is_empty() || u.password().is_some() {
-            return Err(unreachable(
-                "Failed to parse service URL: embedded username/password information is not permitted".to_string(),
-            ));
-        }
-        u.set_fragment(None);
-        if !u.path().ends_with('/') {
-            let p = format!("{}/", u.path());
-            u.set_path(&p);
-        }
-        Ok(u)
+        self.disco
+            .discover(host, service)
+            .map_err(|e| RegistryError::ServiceUnreachable(e.to_string()))
     }
 
     /// A GET with retryablehttp's policy: transport errors, 429 and 5xx
@@ -578,7 +333,8 @@ pub fn select_version(versions: &[String], constraint: &Constraints) -> VersionS
                 continue;
             }
         };
-        if !v.prerelease().is_empty() && !prerelease_exactly_requested(constraint.as_str(), &v) {
+        if !v.prerelease().is_empty() && !prerelease_exactly_requested(&constraint.to_string(), &v)
+        {
             continue;
         }
         if sel.latest.as_ref().is_none_or(|l| v > *l) {

@@ -33,42 +33,18 @@ const MAX_REDIRECTS: usize = 10;
 /// An HTTP agent with the given limits and rustls for HTTPS. It follows
 /// no redirects itself: [`get`] follows them as Go's client does.
 pub fn agent(settings: &HttpSettings) -> ureq::Agent {
-    ureq::AgentBuilder::new()
-        .timeout_connect(settings.connect_timeout)
-        .timeout(settings.request_timeout)
-        .redirects(0)
-        .user_agent(&format!("OpenTofu/{} tofu-rs", env!("CARGO_PKG_VERSION")))
-        .build()
+    gocompat::http::AgentOptions {
+        user_agent: gocompat::http::default_user_agent(),
+        connect_timeout: settings.connect_timeout,
+        timeout: gocompat::http::Timeout::WholeRequest(settings.request_timeout),
+        redirects: 0,
+    }
+    .build()
 }
 
-/// Go's `Get "<url>": <cause>` wording for a GET that got no usable
-/// response.
-pub fn transport_error(url: &str, e: &ureq::Transport) -> String {
-    request_error("GET", url, e)
-}
-
-/// Go's `<Method> "<url>": <cause>` wording (`Post "…": …`) for a request
-/// that got no usable response: a timeout as Go's client words it, else
-/// the underlying error without ureq's own prefix.
-pub fn request_error(method: &str, url: &str, e: &ureq::Transport) -> String {
-    let text = e.to_string();
-    let cause = if e.kind() == ureq::ErrorKind::Io
-        && (text.contains("timed out") || text.contains("WouldBlock"))
-    {
-        "context deadline exceeded (Client.Timeout exceeded while awaiting headers)".to_string()
-    } else {
-        std::error::Error::source(e)
-            .map(|s| s.to_string())
-            .unwrap_or(text)
-    };
-    let lower = method.to_ascii_lowercase();
-    let mut chars = lower.chars();
-    let verb: String = chars
-        .next()
-        .map(|f| f.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default();
-    format!("{verb} {}: {cause}", addrs::go_quote(url))
-}
+/// Go's `net/http` wording for requests without a response, kept under
+/// the names the installers' callers know.
+pub use gocompat::http::{request_error, transport_error};
 
 /// A GET as Go's `http.Client` does it: redirects followed up to ten
 /// times (`Get "LOCATION": stopped after 10 redirects`), and only to

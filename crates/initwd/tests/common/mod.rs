@@ -1,13 +1,10 @@
-//! Test helpers: git repositories built on the fly, and a tiny HTTP/1.1
-//! server on 127.0.0.1 whose answers each test scripts.
+//! Test helpers: git repositories built on the fly, and an HTTP/1.1
+//! server on 127.0.0.1 (`testserver`'s) whose answers each test scripts.
 #![allow(dead_code)]
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use git2::{Oid, Repository, Signature};
@@ -131,43 +128,47 @@ impl Reply {
     }
 }
 
-type Handler = dyn Fn(&str) -> Reply + Send + Sync;
-
 /// An HTTP server on 127.0.0.1 answering each request's path (with query)
-/// through a handler. Stops when dropped.
+/// through a handler: `testserver`'s loopback server, plus the log of
+/// paths and the request count these tests check. Stops when dropped.
 pub struct TestServer {
     pub addr: String,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
     pub requests: Arc<Mutex<Vec<String>>>,
     pub count: Arc<AtomicUsize>,
+    _server: testserver::LoopbackServer,
 }
 
 impl TestServer {
     pub fn start(handler: impl Fn(&str) -> Reply + Send + Sync + 'static) -> TestServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap().to_string();
-        let stop = Arc::new(AtomicBool::new(false));
         let requests = Arc::new(Mutex::new(Vec::new()));
         let count = Arc::new(AtomicUsize::new(0));
-        let handler: Arc<Handler> = Arc::new(handler);
-        let (s, r, c) = (stop.clone(), requests.clone(), count.clone());
-        let thread = std::thread::spawn(move || {
-            for conn in listener.incoming() {
-                if s.load(Ordering::SeqCst) {
-                    break;
+        let (r, c) = (requests.clone(), count.clone());
+        let server = testserver::LoopbackServer::start_handler(
+            None,
+            Arc::new(move |req: &testserver::HttpRequest| {
+                let path = if req.query.is_empty() {
+                    req.path.clone()
+                } else {
+                    format!("{}?{}", req.path, req.query)
+                };
+                c.fetch_add(1, Ordering::SeqCst);
+                r.lock().unwrap().push(path.clone());
+                match handler(&path) {
+                    Reply::Http(status, headers, body) => testserver::HttpResponse::Reply {
+                        status,
+                        headers,
+                        body,
+                    },
+                    Reply::Raw(bytes) => testserver::HttpResponse::Raw(bytes),
+                    Reply::Hang(d) => testserver::HttpResponse::Hang(d),
                 }
-                let Ok(stream) = conn else { continue };
-                let (h, r, c) = (handler.clone(), r.clone(), c.clone());
-                std::thread::spawn(move || serve(stream, &*h, &r, &c));
-            }
-        });
+            }),
+        );
         TestServer {
-            addr,
-            stop,
-            thread: Some(thread),
+            addr: server.addr().to_string(),
             requests,
             count,
+            _server: server,
         }
     }
 
@@ -177,68 +178,6 @@ impl TestServer {
 
     pub fn paths(&self) -> Vec<String> {
         self.requests.lock().unwrap().clone()
-    }
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = TcpStream::connect(&self.addr);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-fn serve(mut stream: TcpStream, handler: &Handler, log: &Mutex<Vec<String>>, count: &AtomicUsize) {
-    stream
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .unwrap();
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-        }
-    }
-    let head = String::from_utf8_lossy(&buf).into_owned();
-    let path = head
-        .lines()
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .unwrap_or("/")
-        .to_string();
-    count.fetch_add(1, Ordering::SeqCst);
-    log.lock().unwrap().push(path.clone());
-    match handler(&path) {
-        Reply::Http(status, headers, body) => {
-            let mut out = format!("HTTP/1.1 {status} {}\r\n", reason(status));
-            for (k, v) in headers {
-                out.push_str(&format!("{k}: {v}\r\n"));
-            }
-            out.push_str(&format!(
-                "Content-Length: {}\r\nConnection: close\r\n\r\n",
-                body.len()
-            ));
-            let _ = stream.write_all(out.as_bytes());
-            let _ = stream.write_all(&body);
-        }
-        Reply::Raw(bytes) => {
-            let _ = stream.write_all(&bytes);
-        }
-        Reply::Hang(d) => std::thread::sleep(d),
-    }
-    let _ = stream.flush();
-}
-
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        204 => "No Content",
-        404 => "Not Found",
-        500 => "Internal Server Error",
-        _ => "Other",
     }
 }
 

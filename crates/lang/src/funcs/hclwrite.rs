@@ -146,36 +146,8 @@ fn append_value(v: &Value, toks: &mut Vec<Token>) {
 
 /// `escapeQuotedStringLit`.
 fn escape_quoted(s: &str) -> String {
-    let mut buf = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' => buf.push_str("\\n"),
-            '\r' => buf.push_str("\\r"),
-            '\t' => buf.push_str("\\t"),
-            '"' => buf.push_str("\\\""),
-            '\\' => buf.push_str("\\\\"),
-            '$' | '%' => {
-                buf.push(c);
-                if chars.peek() == Some(&'{') {
-                    buf.push(c);
-                }
-            }
-            c if !go_is_print(c) => {
-                let u = c as u32;
-                if u < 65536 {
-                    buf.push_str(&format!("\\u{u:04x}"));
-                } else {
-                    buf.push_str(&format!("\\U{u:08x}"));
-                }
-            }
-            c => buf.push(c),
-        }
-    }
-    buf
+    hclsyntax::hclwrite_quote::escape_quoted_string_lit(s)
 }
-
-use hclsyntax::go_is_print;
 
 /// One line for formatting, as token index ranges: `lead` up to the `=`
 /// of a single-line attribute, `assign` from it (empty when there is

@@ -65,17 +65,9 @@ fn go_num_overflows(digits: &str) -> bool {
     false
 }
 
-/// Go's `%q` of a rune.
+/// Go's `%q` of a rune (`strconv.QuoteRune`).
 fn quote_rune(c: char) -> String {
-    match c {
-        '\'' => "'\\''".into(),
-        '\\' => "'\\\\'".into(),
-        '\n' => "'\\n'".into(),
-        '\t' => "'\\t'".into(),
-        '\r' => "'\\r'".into(),
-        c if c.is_control() => format!("'\\x{:02x}'", c as u32),
-        c => format!("'{c}'"),
-    }
+    gocompat::quote::quote_rune(c)
 }
 
 /// Formats `args` according to `fmt` (the `format` function without its

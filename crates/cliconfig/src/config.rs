@@ -1,6 +1,8 @@
-//! The parts of the CLI configuration (`internal/command/cliconfig`) the
-//! module installer needs: `host` blocks whose `services` replace network
-//! service discovery, `credentials` blocks, and `TF_TOKEN_…` variables.
+//! The CLI configuration files (`internal/command/cliconfig`): where they
+//! are, and the `host` blocks whose `services` replace network service
+//! discovery, `credentials` blocks, and `TF_TOKEN_…` variables. The
+//! `provider_installation` blocks are read by `getproviders`, through
+//! [`cli_config_files`] and [`static_string`].
 
 use std::path::PathBuf;
 
@@ -8,7 +10,7 @@ use hclsyntax::ast::{ExprKind, Literal};
 use hclsyntax::static_expr::{expr_map, native_view};
 use hclsyntax::{BodySchema, Diagnostic, Diagnostics, Expr};
 
-use crate::registry::RegistryHosts;
+use crate::hosts::RegistryHosts;
 
 /// The CLI configuration file OpenTofu would read: `TF_CLI_CONFIG_FILE`
 /// (or the legacy `TERRAFORM_CONFIG`), else `~/.tofurc`, else
