@@ -217,213 +217,272 @@ fn decode(s: &str, i: usize) -> (char, usize) {
 
 /// doublestar `matchWithSeparator(pattern, name, '/', false)`.
 pub(super) fn do_match(pattern: &str, name: &str) -> Result<bool, &'static str> {
-    do_match_from(pattern, name, -1, -1, -1, -1, 0, 0, 0)
+    do_match_from(pattern, name, Backtrack::default(), 0, 0, 0)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Where a failed step of the match resumes (doublestar's backtracking
+/// indexes, `-1` there for none).
+#[derive(Debug, Clone, Copy, Default)]
+struct Backtrack {
+    /// After a `**/`: the pattern index after it and the name index its
+    /// current attempt starts at (the next attempt starts after the next
+    /// `/`).
+    double_star: Option<(usize, usize)>,
+    /// After a `*`: the pattern index after it and the name index its
+    /// current attempt starts at (the next attempt takes one more rune).
+    star: Option<(usize, usize)>,
+}
+
+/// What one step of the match did.
+enum Step {
+    /// The pattern matched the next part of the name; go on.
+    Advanced,
+    /// The pattern did not match here: backtrack.
+    Mismatch,
+    /// The match is decided.
+    Decided(bool),
+}
+
+/// doublestar `doMatchWithSeparator` from pattern index `pi` and name index
+/// `ni`, with the backtracking points of the match so far; `depth` counts
+/// alternations, which recurse.
 fn do_match_from(
     pattern: &str,
     name: &str,
-    mut ds_pat: isize,
-    mut ds_name: isize,
-    mut star_pat: isize,
-    mut star_name: isize,
-    mut pi: usize,
-    mut ni: usize,
+    back: Backtrack,
+    pi: usize,
+    ni: usize,
     depth: usize,
 ) -> Result<bool, &'static str> {
     if depth > 64 {
         return Err(BAD_PATTERN);
     }
-    let pb = pattern.as_bytes();
-    let (plen, nlen) = (pattern.len(), name.len());
-    let mut start_of_segment = true;
-    'outer: while ni < nlen {
-        if pi < plen {
-            match pb[pi] {
-                b'*' => {
-                    pi += 1;
-                    if pi < plen && pb[pi] == b'*' {
-                        pi += 1;
-                        if start_of_segment {
-                            if pi >= plen {
-                                return Ok(true);
-                            }
-                            if pb[pi] == b'/' {
-                                pi += 1;
-                                ds_pat = pi as isize;
-                                ds_name = ni as isize;
-                                star_pat = -1;
-                                star_name = -1;
-                                continue;
-                            }
-                        }
+    Matcher {
+        pattern,
+        name,
+        back,
+        pi,
+        ni,
+        start_of_segment: true,
+        depth,
+    }
+    .run()
+}
+
+/// One call of doublestar's `doMatchWithSeparator`.
+struct Matcher<'a> {
+    pattern: &'a str,
+    name: &'a str,
+    back: Backtrack,
+    /// The index in the pattern.
+    pi: usize,
+    /// The index in the name.
+    ni: usize,
+    /// The pattern index is at the start of a path segment (where `**`
+    /// means any number of segments).
+    start_of_segment: bool,
+    depth: usize,
+}
+
+impl Matcher<'_> {
+    fn run(mut self) -> Result<bool, &'static str> {
+        let (plen, nlen) = (self.pattern.len(), self.name.len());
+        while self.ni < nlen {
+            if self.pi < plen {
+                match self.step()? {
+                    Step::Advanced => continue,
+                    Step::Decided(matched) => return Ok(matched),
+                    Step::Mismatch => {}
+                }
+            }
+            if !self.backtrack() {
+                return Ok(false);
+            }
+        }
+        Ok(is_zero_length_pattern(
+            &self.pattern[self.pi.min(plen)..],
+            self.depth,
+        ))
+    }
+
+    /// Matches the pattern's next element against the name.
+    fn step(&mut self) -> Result<Step, &'static str> {
+        let pb = self.pattern.as_bytes();
+        match pb[self.pi] {
+            b'*' => Ok(self.star()),
+            b'?' => {
+                self.start_of_segment = false;
+                let (nr, nl) = decode(self.name, self.ni);
+                if nr == '/' {
+                    return Ok(Step::Mismatch);
+                }
+                self.pi += 1;
+                self.ni += nl;
+                Ok(Step::Advanced)
+            }
+            b'[' => self.class(),
+            b'{' => self.alternation().map(Step::Decided),
+            c => {
+                if c == b'\\' {
+                    self.pi += 1;
+                    if self.pi >= pb.len() {
+                        return Err(BAD_PATTERN);
                     }
-                    start_of_segment = false;
-                    star_pat = pi as isize;
-                    star_name = ni as isize;
+                }
+                let (pr, pl) = decode(self.pattern, self.pi);
+                let (nr, nl) = decode(self.name, self.ni);
+                if pr != nr {
+                    return Ok(Step::Mismatch);
+                }
+                self.pi += pl;
+                self.ni += nl;
+                self.start_of_segment = pr == '/';
+                Ok(Step::Advanced)
+            }
+        }
+    }
+
+    /// `*`, or `**` at the start of a segment: a `**` ending the pattern
+    /// matches everything left, and `**/` sets the double-star
+    /// backtracking point.
+    fn star(&mut self) -> Step {
+        let pb = self.pattern.as_bytes();
+        let plen = pb.len();
+        self.pi += 1;
+        if self.pi < plen && pb[self.pi] == b'*' {
+            self.pi += 1;
+            if self.start_of_segment {
+                if self.pi >= plen {
+                    return Step::Decided(true);
+                }
+                if pb[self.pi] == b'/' {
+                    self.pi += 1;
+                    self.back.double_star = Some((self.pi, self.ni));
+                    self.back.star = None;
+                    return Step::Advanced;
+                }
+            }
+        }
+        self.start_of_segment = false;
+        self.back.star = Some((self.pi, self.ni));
+        Step::Advanced
+    }
+
+    /// A character class `[...]` (negated by `!` or `^`, with ranges and
+    /// escapes) against the name's next rune.
+    fn class(&mut self) -> Result<Step, &'static str> {
+        let (pattern, pb, plen) = (self.pattern, self.pattern.as_bytes(), self.pattern.len());
+        self.start_of_segment = false;
+        let mut pi = self.pi + 1;
+        if pi >= plen {
+            return Err(BAD_PATTERN);
+        }
+        let (nr, nl) = decode(self.name, self.ni);
+        let mut matched = false;
+        let negate = pb[pi] == b'!' || pb[pi] == b'^';
+        if negate {
+            pi += 1;
+        }
+        if pi >= plen || pb[pi] == b']' {
+            return Err(BAD_PATTERN);
+        }
+        let mut last: Option<char> = None;
+        while pi < plen && pb[pi] != b']' {
+            let (mut pr, mut pl) = decode(pattern, pi);
+            pi += pl;
+            if let Some(lo) = last {
+                if pr == '-' && pi < plen && pb[pi] != b']' {
+                    if pb[pi] == b'\\' {
+                        pi += 1;
+                    }
+                    (pr, pl) = decode(pattern, pi);
+                    pi += pl;
+                    if lo <= nr && nr <= pr {
+                        matched = true;
+                        break;
+                    }
+                    last = None;
                     continue;
                 }
-                b'?' => {
-                    start_of_segment = false;
-                    let (nr, nl) = decode(name, ni);
-                    if nr != '/' {
-                        pi += 1;
-                        ni += nl;
-                        continue;
-                    }
-                }
-                b'[' => {
-                    start_of_segment = false;
-                    pi += 1;
-                    if pi >= plen {
-                        return Err(BAD_PATTERN);
-                    }
-                    let (nr, nl) = decode(name, ni);
-                    let mut matched = false;
-                    let negate = pb[pi] == b'!' || pb[pi] == b'^';
-                    if negate {
-                        pi += 1;
-                    }
-                    if pi >= plen || pb[pi] == b']' {
-                        return Err(BAD_PATTERN);
-                    }
-                    let mut last: Option<char> = None;
-                    while pi < plen && pb[pi] != b']' {
-                        let (mut pr, mut pl) = decode(pattern, pi);
-                        pi += pl;
-                        if let Some(lo) = last {
-                            if pr == '-' && pi < plen && pb[pi] != b']' {
-                                if pb[pi] == b'\\' {
-                                    pi += 1;
-                                }
-                                (pr, pl) = decode(pattern, pi);
-                                pi += pl;
-                                if lo <= nr && nr <= pr {
-                                    matched = true;
-                                    break;
-                                }
-                                last = None;
-                                continue;
-                            }
-                        }
-                        if pr == '\\' {
-                            (pr, pl) = decode(pattern, pi);
-                            pi += pl;
-                        }
-                        if pr == nr {
-                            matched = true;
-                            break;
-                        }
-                        last = Some(pr);
-                    }
-                    if matched != negate {
-                        let Some(close) = index_unescaped(&pattern[pi.min(plen)..], b']') else {
-                            return Err(BAD_PATTERN);
-                        };
-                        pi += close + 1;
-                        ni += nl;
-                        continue;
-                    }
-                    if pi >= plen {
-                        return Err(BAD_PATTERN);
-                    }
-                }
-                b'{' => {
-                    let before = pi;
-                    pi += 1;
-                    let Some(close) = index_matched_closing_alt(&pattern[pi..]) else {
-                        return Err(BAD_PATTERN);
-                    };
-                    let close = close + pi;
-                    while let Some(comma) = index_next_alt(&pattern[pi..close]) {
-                        let comma = comma + pi;
-                        let alt = format!(
-                            "{}{}{}",
-                            &pattern[..before],
-                            &pattern[pi..comma],
-                            &pattern[close + 1..]
-                        );
-                        if do_match_from(
-                            &alt,
-                            name,
-                            ds_pat,
-                            ds_name,
-                            star_pat,
-                            star_name,
-                            before,
-                            ni,
-                            depth + 1,
-                        )? {
-                            return Ok(true);
-                        }
-                        pi = comma + 1;
-                    }
-                    let alt = format!(
-                        "{}{}{}",
-                        &pattern[..before],
-                        &pattern[pi..close],
-                        &pattern[close + 1..]
-                    );
-                    return do_match_from(
-                        &alt,
-                        name,
-                        ds_pat,
-                        ds_name,
-                        star_pat,
-                        star_name,
-                        before,
-                        ni,
-                        depth + 1,
-                    );
-                }
-                c => {
-                    if c == b'\\' {
-                        pi += 1;
-                        if pi >= plen {
-                            return Err(BAD_PATTERN);
-                        }
-                    }
-                    let (pr, pl) = decode(pattern, pi);
-                    let (nr, nl) = decode(name, ni);
-                    if pr == nr {
-                        pi += pl;
-                        ni += nl;
-                        start_of_segment = pr == '/';
-                        continue;
-                    }
-                }
             }
+            if pr == '\\' {
+                (pr, pl) = decode(pattern, pi);
+                pi += pl;
+            }
+            if pr == nr {
+                matched = true;
+                break;
+            }
+            last = Some(pr);
         }
-        if star_pat >= 0 {
-            let (nr, nl) = decode(name, star_name as usize);
+        self.pi = pi;
+        if matched != negate {
+            let Some(close) = index_unescaped(&pattern[pi.min(plen)..], b']') else {
+                return Err(BAD_PATTERN);
+            };
+            self.pi += close + 1;
+            self.ni += nl;
+            return Ok(Step::Advanced);
+        }
+        if pi >= plen {
+            return Err(BAD_PATTERN);
+        }
+        Ok(Step::Mismatch)
+    }
+
+    /// An alternation `{a,b}`: the rest of the match with each alternative
+    /// in its place, the first that matches deciding.
+    fn alternation(&self) -> Result<bool, &'static str> {
+        let pattern = self.pattern;
+        let before = self.pi;
+        let mut pi = before + 1;
+        let Some(close) = index_matched_closing_alt(&pattern[pi..]) else {
+            return Err(BAD_PATTERN);
+        };
+        let close = close + pi;
+        let with = |alt: &str| {
+            let alt = format!("{}{alt}{}", &pattern[..before], &pattern[close + 1..]);
+            do_match_from(&alt, self.name, self.back, before, self.ni, self.depth + 1)
+        };
+        while let Some(comma) = index_next_alt(&pattern[pi..close]) {
+            let comma = comma + pi;
+            if with(&pattern[pi..comma])? {
+                return Ok(true);
+            }
+            pi = comma + 1;
+        }
+        with(&pattern[pi..close])
+    }
+
+    /// After a mismatch: the last `*` takes one more rune (not a `/`), or
+    /// else the last `**/` one more segment; false when neither can.
+    fn backtrack(&mut self) -> bool {
+        if let Some((star_pat, star_name)) = self.back.star {
+            let (nr, nl) = decode(self.name, star_name);
             if nr != '/' {
-                star_name += nl as isize;
-                pi = star_pat as usize;
-                ni = star_name as usize;
-                start_of_segment = false;
-                continue;
+                self.back.star = Some((star_pat, star_name + nl));
+                self.pi = star_pat;
+                self.ni = star_name + nl;
+                self.start_of_segment = false;
+                return true;
             }
         }
-        if ds_pat >= 0 {
-            ni = ds_name as usize;
-            while ni < nlen {
-                let (nr, nl) = decode(name, ni);
+        if let Some((ds_pat, ds_name)) = self.back.double_star {
+            let mut ni = ds_name;
+            while ni < self.name.len() {
+                let (nr, nl) = decode(self.name, ni);
                 ni += nl;
                 if nr == '/' {
-                    ds_name = ni as isize;
-                    pi = ds_pat as usize;
-                    start_of_segment = true;
-                    continue 'outer;
+                    self.back.double_star = Some((ds_pat, ni));
+                    self.pi = ds_pat;
+                    self.ni = ni;
+                    self.start_of_segment = true;
+                    return true;
                 }
             }
         }
-        return Ok(false);
+        false
     }
-    if ni < nlen {
-        return Ok(false);
-    }
-    Ok(is_zero_length_pattern(&pattern[pi.min(plen)..], depth))
 }
 
 fn is_zero_length_pattern(p: &str, depth: usize) -> bool {
