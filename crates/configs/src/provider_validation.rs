@@ -16,11 +16,11 @@ use addrs::Provider;
 use hclsyntax::{BodySchema, Diagnostic, Diagnostics, Expr, ExprKind, Literal, Range, StepKind};
 
 use crate::config::Config;
+use crate::config_provider_requirements::required_provider_type;
 use crate::module::Module;
 use crate::module_call::PassedProviderConfig;
 use crate::provider_ref::ProviderConfigRef;
-use crate::provider_reqs::required_provider_type;
-use crate::provider_requirements::RequiredProvider;
+use crate::required_providers::RequiredProvider;
 use crate::resource::{Resource, ResourceMode};
 
 /// A provider reference with the provider type resolved for it (Go keeps

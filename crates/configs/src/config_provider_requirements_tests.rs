@@ -119,7 +119,7 @@ module "nested" {
 
 const GRANDCHILD: &str = "resource \"grandchild_foo\" \"bar\" {\n}\n";
 
-fn provider_reqs_fixture() -> (Config, Diagnostics, tempfile::TempDir) {
+fn config_provider_requirements_fixture() -> (Config, Diagnostics, tempfile::TempDir) {
     build(&[
         ("provider-reqs-root.tf", ROOT),
         ("child/provider-reqs-child.tf", CHILD),
@@ -129,7 +129,7 @@ fn provider_reqs_fixture() -> (Config, Diagnostics, tempfile::TempDir) {
 
 #[test]
 fn whole_tree() {
-    let (cfg, diags, _d) = provider_reqs_fixture();
+    let (cfg, diags, _d) = config_provider_requirements_fixture();
     // Only the deprecated in-block version constraint.
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert_eq!(
@@ -162,7 +162,7 @@ fn whole_tree() {
 
 #[test]
 fn shallow_and_by_module() {
-    let (cfg, _, _d) = provider_reqs_fixture();
+    let (cfg, _, _d) = config_provider_requirements_fixture();
     let (shallow, diags) = cfg.provider_requirements_shallow();
     assert!(diags.is_empty());
     assert!(!shallow.contains_key(&Provider::default_for("grandchild")));
@@ -332,7 +332,7 @@ fn empty_dir_path() {
 
 #[test]
 fn qualifications() {
-    let (cfg, _, _d) = provider_reqs_fixture();
+    let (cfg, _, _d) = config_provider_requirements_fixture();
     let (_, q, _) = cfg.provider_requirements_qualified();
     let implicit: Vec<String> = q
         .implicit

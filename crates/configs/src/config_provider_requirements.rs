@@ -16,6 +16,11 @@
 //! says. The name `terraform` implies the built-in
 //! `terraform.io/builtin/terraform`, which needs no installation (see
 //! [`depsfile::is_lockable`]).
+//!
+//! One module's `required_providers` block itself is decoded in
+//! [`crate::required_providers`]; here its entries become providers
+//! ([`required_provider_type`], [`provider_for_local_name`],
+//! [`resource_provider`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -26,7 +31,7 @@ use hclsyntax::{Diagnostic, Diagnostics, Range};
 
 use crate::config::Config;
 use crate::module::Module;
-use crate::provider_requirements::RequiredProvider;
+use crate::required_providers::RequiredProvider;
 use crate::resource::Resource;
 use crate::version_constraint::Constraints;
 
@@ -430,5 +435,5 @@ fn go_hcl_errors(diags: &Diagnostics) -> String {
 }
 
 #[cfg(test)]
-#[path = "provider_reqs_tests.rs"]
+#[path = "config_provider_requirements_tests.rs"]
 mod tests;
