@@ -79,8 +79,8 @@ pub fn function_table() -> Arc<FunctionTable> {
         .get_or_init(|| {
             let base = sandbox().to_string_lossy().into_owned();
             tofu::function_table_with(|t| {
-                lang::funcs::typeconv::register_console(t);
-                lang::funcs::filesystem::register_with_base_dir(t, &base);
+                lang::functions::typeconv::register_console(t);
+                lang::functions::filesystem::register_with_base_dir(t, &base);
                 for name in READING_FUNCTIONS {
                     let mut f = t.get(name).expect("a filesystem function").clone();
                     let inner = f.implementation.clone();

@@ -1,13 +1,13 @@
 //! Durations as Go's `time.ParseDuration` reads them (`-lock-timeout=30s`,
 //! `1m30s`, `1.5h`, `300ms`, `0`): what OpenTofu's duration flags accept.
-//! The parser is the one `timeadd` uses (`lang::funcs::datetime`).
+//! The parser is the one `timeadd` uses (`lang::functions::datetime`).
 
 use std::time::Duration;
 
 /// Parses a Go duration; `None` where Go reports a parse error. Negative
 /// durations are accepted and mean zero (a wait that never waits).
 pub fn parse_go_duration(s: &str) -> Option<Duration> {
-    let nanos = lang::funcs::datetime::parse_duration(s).ok()?;
+    let nanos = lang::functions::datetime::parse_duration(s).ok()?;
     Some(Duration::from_nanos(u64::try_from(nanos).unwrap_or(0)))
 }
 

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use addrs::Provider;
 use configs::config::Config;
-use configs::provider_reqs::ProvidersQualification;
+use configs::config_provider_requirements::ProvidersQualification;
 use getproviders::{
     built_in_provider_check, hash_matches, install_package, select_version,
     unpacked_directory_path, CacheOutcome, Hash, HttpClient, InstallError, Installed, LocalPackage,
@@ -599,7 +599,10 @@ fn set_lock(
 
 /// Legacy addresses are errors; two `hashicorp`/`opentofu` providers of
 /// one type are probably a mistake.
-fn requirement_checks(reqs: &configs::provider_reqs::Requirements, diags: &mut Diagnostics) {
+fn requirement_checks(
+    reqs: &configs::config_provider_requirements::Requirements,
+    diags: &mut Diagnostics,
+) {
     let mut by_type: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for provider in reqs.keys() {
         if provider.namespace == "hashicorp" || provider.namespace == "opentofu" {

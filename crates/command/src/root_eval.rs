@@ -10,7 +10,7 @@ use lang::FunctionTable;
 pub fn function_table(console: bool) -> Arc<FunctionTable> {
     tofu::function_table_with(|table| {
         if console {
-            lang::funcs::typeconv::register_console(table);
+            lang::functions::typeconv::register_console(table);
         }
     })
 }

@@ -14,8 +14,8 @@ use crate::named_values::{
     decode_locals_block, decode_output_block, decode_variable_block, Local, Output, Variable,
 };
 use crate::provider::{decode_provider_block, decode_provider_meta_block, Provider, ProviderMeta};
-use crate::provider_requirements::{decode_required_providers_block, RequiredProviders};
 use crate::removed::{decode_removed_block, Removed};
+use crate::required_providers::{decode_required_providers_block, RequiredProviders};
 use crate::resource::{decode_data_block, decode_ephemeral_block, decode_resource_block, Resource};
 use crate::version_constraint::VersionConstraint;
 

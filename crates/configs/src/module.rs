@@ -20,8 +20,8 @@ use crate::moved::Moved;
 use crate::named_values::{Local, Output, Variable};
 use crate::parser::{display_path, load_files, LoadedFile};
 use crate::provider::{Provider, ProviderMeta};
-use crate::provider_requirements::RequiredProviders;
 use crate::removed::Removed;
+use crate::required_providers::RequiredProviders;
 use crate::resource::{Resource, ResourceMode};
 use crate::static_eval::StaticEvaluator;
 use crate::test_file::{load_test_files, TestFile};
@@ -220,14 +220,38 @@ impl Module {
         (module, diags)
     }
 
+    /// `appendFile`: a primary file's declarations added, each checked
+    /// against what earlier files declared.
     fn append_file(&mut self, mut file: ConfigFile) -> Diagnostics {
-        // Taken first: the loops below move the file's other fields.
+        // Taken first: the calls below move the file's other fields.
         let resources: Vec<Resource> = file.take_resources().collect();
         let mut diags = Diagnostics::new();
         self.core_version_constraints
             .extend(file.core_version_constraints);
+        self.append_backends(file.backends, file.cloud_configs, &mut diags);
+        self.append_provider_configs(file.provider_configs, &mut diags);
+        self.append_provider_metas(file.provider_metas, &mut diags);
+        self.append_encryptions(file.encryptions, &mut diags);
+        self.append_variables(file.variables, &mut diags);
+        self.append_locals(file.locals, &mut diags);
+        self.append_outputs(file.outputs, &mut diags);
+        self.append_module_calls(file.module_calls, &mut diags);
+        self.append_resources(resources, &mut diags);
+        self.append_checks(file.checks, &mut diags);
+        self.moved.extend(file.moved);
+        self.append_imports(file.imports, &mut diags);
+        self.removed.extend(file.removed);
+        diags
+    }
 
-        for b in file.backends {
+    /// One backend or cloud block per module, and not both.
+    fn append_backends(
+        &mut self,
+        backends: Vec<Backend>,
+        cloud_configs: Vec<CloudConfig>,
+        diags: &mut Diagnostics,
+    ) {
+        for b in backends {
             match &self.backend {
                 Some(existing) => diags.push(Diagnostic::error(
                     "Duplicate backend configuration",
@@ -240,7 +264,7 @@ impl Module {
                 None => self.backend = Some(b),
             }
         }
-        for c in file.cloud_configs {
+        for c in cloud_configs {
             match &self.cloud_config {
                 Some(existing) => diags.push(Diagnostic::error(
                     "Duplicate cloud configurations",
@@ -263,8 +287,15 @@ impl Module {
                 b.decl_range.clone(),
             ));
         }
+    }
 
-        for pc in file.provider_configs {
+    /// One configuration per provider and alias.
+    fn append_provider_configs(
+        &mut self,
+        provider_configs: Vec<Provider>,
+        diags: &mut Diagnostics,
+    ) {
+        for pc in provider_configs {
             let key = pc.addr();
             if let Some(existing) = self.provider_configs.get(&key) {
                 let detail = match &existing.alias {
@@ -286,8 +317,15 @@ impl Module {
             }
             self.provider_configs.insert(key, Box::new(pc));
         }
+    }
 
-        for pm in file.provider_metas {
+    /// One `provider_meta` block per provider.
+    fn append_provider_metas(
+        &mut self,
+        provider_metas: Vec<ProviderMeta>,
+        diags: &mut Diagnostics,
+    ) {
+        for pm in provider_metas {
             if let Some(existing) = self
                 .provider_metas
                 .iter()
@@ -304,8 +342,11 @@ impl Module {
             }
             self.provider_metas.push(pm);
         }
+    }
 
-        for e in file.encryptions {
+    /// One encryption block per module.
+    fn append_encryptions(&mut self, encryptions: Vec<EncryptionConfig>, diags: &mut Diagnostics) {
+        for e in encryptions {
             match &self.encryption {
                 Some(existing) => diags.push(Diagnostic::error(
                     "Duplicate encryption configuration",
@@ -318,8 +359,11 @@ impl Module {
                 None => self.encryption = Some(e),
             }
         }
+    }
 
-        for v in file.variables {
+    /// Variable names unique in the module.
+    fn append_variables(&mut self, variables: Vec<Variable>, diags: &mut Diagnostics) {
+        for v in variables {
             if let Some(existing) = self.variables.get(&v.name) {
                 diags.push(Diagnostic::error(
                     "Duplicate variable declaration",
@@ -332,7 +376,11 @@ impl Module {
             }
             self.variables.insert(v.name.clone(), Box::new(v));
         }
-        for l in file.locals {
+    }
+
+    /// Local value names unique in the module.
+    fn append_locals(&mut self, locals: Vec<Local>, diags: &mut Diagnostics) {
+        for l in locals {
             if let Some(existing) = self.locals.get(&l.name) {
                 diags.push(Diagnostic::error(
                     "Duplicate local value definition",
@@ -345,7 +393,11 @@ impl Module {
             }
             self.locals.insert(l.name.clone(), Box::new(l));
         }
-        for o in file.outputs {
+    }
+
+    /// Output names unique in the module.
+    fn append_outputs(&mut self, outputs: Vec<Output>, diags: &mut Diagnostics) {
+        for o in outputs {
             if let Some(existing) = self.outputs.get(&o.name) {
                 diags.push(Diagnostic::error(
                     "Duplicate output definition",
@@ -358,7 +410,11 @@ impl Module {
             }
             self.outputs.insert(o.name.clone(), Box::new(o));
         }
-        for mc in file.module_calls {
+    }
+
+    /// Module call names unique in the module.
+    fn append_module_calls(&mut self, module_calls: Vec<ModuleCall>, diags: &mut Diagnostics) {
+        for mc in module_calls {
             if let Some(existing) = self.module_calls.get(&mc.name) {
                 diags.push(Diagnostic::error(
                     "Duplicate module call",
@@ -371,7 +427,10 @@ impl Module {
             }
             self.module_calls.insert(mc.name.clone(), Box::new(mc));
         }
+    }
 
+    /// Resource addresses unique in the module.
+    fn append_resources(&mut self, resources: Vec<Resource>, diags: &mut Diagnostics) {
         for r in resources {
             let addr = r.addr();
             if let Some(existing) = self.resources.get(&addr) {
@@ -380,8 +439,12 @@ impl Module {
             }
             self.resources.insert(addr, Box::new(r));
         }
+    }
 
-        for c in file.checks {
+    /// Check names unique, and their data blocks' addresses unique among
+    /// the resources.
+    fn append_checks(&mut self, checks: Vec<Check>, diags: &mut Diagnostics) {
+        for c in checks {
             if let Some(data) = &c.data_resource {
                 if let Some(existing) = self.resources.get(&data.addr()) {
                     diags.push(duplicate_resource(
@@ -406,9 +469,11 @@ impl Module {
             }
             self.checks.insert(c.name.clone(), Box::new(c));
         }
+    }
 
-        self.moved.extend(file.moved);
-        for i in file.imports {
+    /// One import block per resource.
+    fn append_imports(&mut self, imports: Vec<Import>, diags: &mut Diagnostics) {
+        for i in imports {
             if let Some(to) = i.resolved_to.as_ref().map(|r| r.display()) {
                 if let Some(existing) = self.imports.iter().find(|mi| {
                     mi.resolved_to.as_ref().map(|r| r.display()).as_deref() == Some(to.as_str())
@@ -426,15 +491,35 @@ impl Module {
             }
             self.imports.push(i);
         }
-        self.removed.extend(file.removed);
+    }
+
+    /// `mergeFile`: an override file's declarations merged into those of
+    /// the primary files, which must exist.
+    fn merge_file(&mut self, mut file: ConfigFile) -> Diagnostics {
+        // Taken first: the calls below move the file's other fields.
+        let resources: Vec<Resource> = file.take_resources().collect();
+        let mut diags = Diagnostics::new();
+        self.merge_backends(file.backends, file.cloud_configs, &mut diags);
+        self.merge_provider_configs(file.provider_configs, &mut diags);
+        self.merge_encryptions(file.encryptions, &mut diags);
+        self.merge_variables(file.variables, &mut diags);
+        self.merge_locals(file.locals, &mut diags);
+        self.merge_outputs(file.outputs, &mut diags);
+        self.merge_module_calls(file.module_calls, &mut diags);
+        self.merge_resources(resources, &mut diags);
+        refuse_overrides(file.moved, file.imports, file.removed, &mut diags);
         diags
     }
 
-    fn merge_file(&mut self, mut file: ConfigFile) -> Diagnostics {
-        // Taken first: the loops below move the file's other fields.
-        let resources: Vec<Resource> = file.take_resources().collect();
-        let mut diags = Diagnostics::new();
-        let mut backends = file.backends.into_iter();
+    /// A backend replaces the cloud block and the other way round; one of
+    /// each per override file.
+    fn merge_backends(
+        &mut self,
+        backends: Vec<Backend>,
+        cloud_configs: Vec<CloudConfig>,
+        diags: &mut Diagnostics,
+    ) {
+        let mut backends = backends.into_iter();
         if let Some(first) = backends.next() {
             if let Some(second) = backends.next() {
                 diags.push(Diagnostic::error(
@@ -451,7 +536,7 @@ impl Module {
                 self.backend = Some(first);
             }
         }
-        let mut clouds = file.cloud_configs.into_iter();
+        let mut clouds = cloud_configs.into_iter();
         if let Some(first) = clouds.next() {
             if let Some(second) = clouds.next() {
                 diags.push(Diagnostic::error(
@@ -467,8 +552,11 @@ impl Module {
                 self.cloud_config = Some(first);
             }
         }
+    }
 
-        for pc in file.provider_configs {
+    /// Provider configurations merged; an aliased one must exist.
+    fn merge_provider_configs(&mut self, provider_configs: Vec<Provider>, diags: &mut Diagnostics) {
+        for pc in provider_configs {
             let key = pc.addr();
             match self.provider_configs.get_mut(&key) {
                 Some(existing) => diags.extend(existing.merge(&pc)),
@@ -488,8 +576,11 @@ impl Module {
                 )),
             }
         }
+    }
 
-        let mut encryptions = file.encryptions.into_iter();
+    /// One encryption block per override file, merged.
+    fn merge_encryptions(&mut self, encryptions: Vec<EncryptionConfig>, diags: &mut Diagnostics) {
+        let mut encryptions = encryptions.into_iter();
         if let Some(first) = encryptions.next() {
             if let Some(second) = encryptions.next() {
                 diags.push(Diagnostic::error(
@@ -507,8 +598,11 @@ impl Module {
                 }
             }
         }
+    }
 
-        for v in file.variables {
+    /// Variables merged into declared ones.
+    fn merge_variables(&mut self, variables: Vec<Variable>, diags: &mut Diagnostics) {
+        for v in variables {
             match self.variables.get_mut(&v.name) {
                 Some(existing) => diags.extend(existing.merge(&v)),
                 None => diags.push(Diagnostic::error(
@@ -521,7 +615,11 @@ impl Module {
                 )),
             }
         }
-        for l in file.locals {
+    }
+
+    /// Local values merged into defined ones.
+    fn merge_locals(&mut self, locals: Vec<Local>, diags: &mut Diagnostics) {
+        for l in locals {
             match self.locals.get_mut(&l.name) {
                 Some(existing) => diags.extend(existing.merge(&l)),
                 None => diags.push(Diagnostic::error(
@@ -534,7 +632,11 @@ impl Module {
                 )),
             }
         }
-        for o in file.outputs {
+    }
+
+    /// Outputs merged into defined ones.
+    fn merge_outputs(&mut self, outputs: Vec<Output>, diags: &mut Diagnostics) {
+        for o in outputs {
             match self.outputs.get_mut(&o.name) {
                 Some(existing) => diags.extend(existing.merge(&o)),
                 None => diags.push(Diagnostic::error(
@@ -547,7 +649,11 @@ impl Module {
                 )),
             }
         }
-        for mc in file.module_calls {
+    }
+
+    /// Module calls merged into defined ones.
+    fn merge_module_calls(&mut self, module_calls: Vec<ModuleCall>, diags: &mut Diagnostics) {
+        for mc in module_calls {
             match self.module_calls.get_mut(&mc.name) {
                 Some(existing) => diags.extend(existing.merge(&mc)),
                 None => diags.push(Diagnostic::error(
@@ -560,34 +666,46 @@ impl Module {
                 )),
             }
         }
+    }
+
+    /// Resources merged into declared ones.
+    fn merge_resources(&mut self, resources: Vec<Resource>, diags: &mut Diagnostics) {
         for r in resources {
             match self.resources.get_mut(&r.addr()) {
                 Some(existing) => diags.extend(existing.merge(&r)),
                 None => diags.push(missing_resource_to_override(&r)),
             }
         }
-        for m in file.moved {
-            diags.push(Diagnostic::error(
-                "Cannot override 'moved' blocks",
-                "Records of moved objects can appear only in normal files, not in override files.",
-                m.decl_range.clone(),
-            ));
-        }
-        for i in file.imports {
-            diags.push(Diagnostic::error(
-                "Cannot override 'import' blocks",
-                "Import blocks can appear only in normal files, not in override files.",
-                i.decl_range.clone(),
-            ));
-        }
-        for r in file.removed {
-            diags.push(Diagnostic::error(
-                "Cannot override 'Removed' blocks",
-                "Removed blocks can appear only in normal files, not in override files.",
-                r.decl_range.clone(),
-            ));
-        }
-        diags
+    }
+}
+
+/// Blocks an override file cannot hold: moved, import and removed.
+fn refuse_overrides(
+    moved: Vec<Moved>,
+    imports: Vec<Import>,
+    removed: Vec<Removed>,
+    diags: &mut Diagnostics,
+) {
+    for m in moved {
+        diags.push(Diagnostic::error(
+            "Cannot override 'moved' blocks",
+            "Records of moved objects can appear only in normal files, not in override files.",
+            m.decl_range.clone(),
+        ));
+    }
+    for i in imports {
+        diags.push(Diagnostic::error(
+            "Cannot override 'import' blocks",
+            "Import blocks can appear only in normal files, not in override files.",
+            i.decl_range.clone(),
+        ));
+    }
+    for r in removed {
+        diags.push(Diagnostic::error(
+            "Cannot override 'Removed' blocks",
+            "Removed blocks can appear only in normal files, not in override files.",
+            r.decl_range.clone(),
+        ));
     }
 }
 

@@ -1253,8 +1253,7 @@ mod corpus_tests {
                     for inner in &c.blocks {
                         let more = match inner.type_name.as_str() {
                             "required_providers" => {
-                                crate::provider_requirements::decode_required_providers_block(inner)
-                                    .1
+                                crate::required_providers::decode_required_providers_block(inner).1
                             }
                             "encryption" => crate::encryption::decode_encryption_block(inner).1,
                             "provider_meta" => crate::provider::decode_provider_meta_block(inner).1,

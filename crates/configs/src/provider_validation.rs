@@ -16,10 +16,11 @@ use addrs::Provider;
 use hclsyntax::{BodySchema, Diagnostic, Diagnostics, Expr, ExprKind, Literal, Range, StepKind};
 
 use crate::config::Config;
+use crate::config_provider_requirements::required_provider_type;
 use crate::module::Module;
 use crate::module_call::PassedProviderConfig;
 use crate::provider_ref::ProviderConfigRef;
-use crate::provider_reqs::required_provider_type;
+use crate::required_providers::RequiredProvider;
 use crate::resource::{Resource, ResourceMode};
 
 /// A provider reference with the provider type resolved for it (Go keeps
@@ -121,9 +122,68 @@ pub(crate) fn validate_module(
     resolved: bool,
     diags: &mut Diagnostics,
 ) {
+    validate_children(cfg, no_provider_config_range, resolved, diags);
+
+    let module = &cfg.module;
+    let blocks = ProviderBlocks::of(module);
+    let reqs = LocalRequirements::of(module, diags);
+    // Resources using a provider by their type's implied local name.
+    for r in module.all_resources() {
+        check_implied_provider_name(r, &reqs.local_names, diags);
+    }
+    let here = ModuleFacts {
+        cfg,
+        parent,
+        blocks,
+        reqs,
+        passed_in: passed_in(parent_call),
+        is_root: cfg.path.is_root(),
+        module_text: if cfg.path.is_root() {
+            "the root module".to_string()
+        } else {
+            cfg.path.to_string()
+        },
+        parent_module_text: match cfg.path.parent() {
+            Some(p) if !p.is_root() => p.to_string(),
+            _ => "the root module".to_string(),
+        },
+    };
+
+    check_module_call_instance_refs(&here, diags);
+    check_resource_instance_refs(&here, diags);
+    check_providers_passed_down(&here, parent_call, diags);
+
+    if here.is_root {
+        return;
+    }
+    let Some(call) = parent_call else {
+        return;
+    };
+    check_legacy_module_call(&here, no_provider_config_range, diags);
+    check_no_overridden_configs(&here, diags);
+    check_config_aliases_passed(&here, call, diags);
+    for (name, passed) in &here.passed_in {
+        check_passed_in(&here, name, passed, diags);
+    }
+    redundant_empty_provider_warnings(
+        &here.blocks.empty,
+        &here.reqs.local_names,
+        &here.module_text,
+        diags,
+    );
+}
+
+/// The first phase of [`validate_module`]: every called module, each told
+/// what its call passes and whether the call forbids provider
+/// configurations.
+fn validate_children(
+    cfg: &Config,
+    no_provider_config_range: Option<&Range>,
+    resolved: bool,
+    diags: &mut Diagnostics,
+) {
     let module = &cfg.module;
     let own_types = resolved.then(|| provider_types(module));
-
     for (name, child) in &cfg.children {
         let Some(mc) = module.module_calls.get(name) else {
             continue;
@@ -154,34 +214,71 @@ pub(crate) fn validate_module(
             diags,
         );
     }
+}
 
-    // Provider blocks with arguments (or a version) configure a provider;
-    // empty ones may be legacy proxy configurations.
-    let mut empty_configs: BTreeMap<String, Range> = BTreeMap::new();
-    let mut configured: BTreeMap<String, Range> = BTreeMap::new();
-    let mut instanced: BTreeMap<String, Option<&Expr>> = BTreeMap::new();
-    for pc in module.provider_configs.values() {
-        let name = pc.addr().string_compact();
-        let (_, content_diags) = pc.config.content(&BodySchema::new(&[], &[]));
-        if hclsyntax::has_errors(&content_diags) || pc.version.is_some() {
-            configured.insert(name.clone(), pc.decl_range.clone());
-        } else {
-            empty_configs.insert(name.clone(), pc.decl_range.clone());
+/// A module's provider blocks by `name[.alias]`. Blocks with arguments
+/// (or a version) configure a provider; empty ones may be legacy proxy
+/// configurations.
+struct ProviderBlocks<'a> {
+    configured: BTreeMap<String, Range>,
+    empty: BTreeMap<String, Range>,
+    /// Every block's `for_each`, if any.
+    instanced: BTreeMap<String, Option<&'a Expr>>,
+}
+
+impl<'a> ProviderBlocks<'a> {
+    fn of(module: &'a Module) -> ProviderBlocks<'a> {
+        let mut blocks = ProviderBlocks {
+            configured: BTreeMap::new(),
+            empty: BTreeMap::new(),
+            instanced: BTreeMap::new(),
+        };
+        for pc in module.provider_configs.values() {
+            let name = pc.addr().string_compact();
+            let (_, content_diags) = pc.config.content(&BodySchema::new(&[], &[]));
+            if hclsyntax::has_errors(&content_diags) || pc.version.is_some() {
+                blocks
+                    .configured
+                    .insert(name.clone(), pc.decl_range.clone());
+            } else {
+                blocks.empty.insert(name.clone(), pc.decl_range.clone());
+            }
+            blocks.instanced.insert(name, pc.for_each.as_ref());
         }
-        instanced.insert(name, pc.for_each.as_ref());
+        blocks
     }
 
-    // configuration_aliases, with their provider types.
-    let mut config_aliases: BTreeMap<String, Provider> = BTreeMap::new();
-    // required_providers local names, with their provider types.
-    let mut local_names: BTreeMap<String, Provider> = BTreeMap::new();
-    if let Some(reqs) = &module.provider_requirements {
+    /// The `for_each` of the block called `name`, if it has one.
+    fn instance_expr(&self, name: &str) -> Option<&'a Expr> {
+        self.instanced.get(name).copied().flatten()
+    }
+}
+
+/// A module's `required_providers`, with their provider types.
+struct LocalRequirements {
+    /// `configuration_aliases` by `name.alias`.
+    config_aliases: BTreeMap<String, Provider>,
+    /// The local names.
+    local_names: BTreeMap<String, Provider>,
+}
+
+impl LocalRequirements {
+    /// The requirements, warning of a provider required twice.
+    fn of(module: &Module, diags: &mut Diagnostics) -> LocalRequirements {
+        let mut reqs = LocalRequirements {
+            config_aliases: BTreeMap::new(),
+            local_names: BTreeMap::new(),
+        };
+        let Some(required) = &module.provider_requirements else {
+            return reqs;
+        };
         let mut local_types: Vec<Provider> = Vec::new();
-        for req in reqs.required_providers.values() {
+        for req in required.required_providers.values() {
             let ty = required_provider_type(req);
             if local_types.contains(&ty) {
                 // The last earlier name of the same type.
-                let prev = local_names
+                let prev = reqs
+                    .local_names
                     .iter()
                     .rfind(|(_, t)| **t == ty)
                     .map(|(n, _)| n.as_str())
@@ -197,62 +294,77 @@ pub(crate) fn validate_module(
                     req.decl_range.clone(),
                 ));
             } else if ty.is_default() {
-                // A provider block named after the type implies the same
-                // provider under another local name.
-                let implied = &ty.type_name;
-                if req.name != *implied
-                    && module
-                        .provider_configs
-                        .values()
-                        .any(|pc| pc.name == *implied)
-                {
-                    diags.push(Diagnostic::warning(
-                        "Duplicate required provider",
-                        format!(
-                            "Provider {} with the local name {} was implicitly required via a configuration block as {}. The provider configuration block name must match the name used in required_providers.",
-                            ty.for_display(),
-                            addrs::go_quote(&req.name),
-                            addrs::go_quote(implied)
-                        ),
-                        req.decl_range.clone(),
-                    ));
-                }
+                check_block_implies_other_name(module, req, &ty, diags);
             }
             local_types.push(ty.clone());
-            local_names.insert(req.name.clone(), ty.clone());
+            reqs.local_names.insert(req.name.clone(), ty.clone());
             for alias in &req.aliases {
-                config_aliases.insert(provider_name(&alias.local_name, &alias.alias), ty.clone());
+                reqs.config_aliases
+                    .insert(provider_name(&alias.local_name, &alias.alias), ty.clone());
             }
         }
+        reqs
     }
+}
 
-    // Resources using a provider by their type's implied local name.
-    for r in module.all_resources() {
-        check_implied_provider_name(r, &local_names, diags);
+/// A provider block named after a default provider's type implies the
+/// same provider under another local name than `req`'s.
+fn check_block_implies_other_name(
+    module: &Module,
+    req: &RequiredProvider,
+    ty: &Provider,
+    diags: &mut Diagnostics,
+) {
+    let implied = &ty.type_name;
+    if req.name != *implied
+        && module
+            .provider_configs
+            .values()
+            .any(|pc| pc.name == *implied)
+    {
+        diags.push(Diagnostic::warning(
+            "Duplicate required provider",
+            format!(
+                "Provider {} with the local name {} was implicitly required via a configuration block as {}. The provider configuration block name must match the name used in required_providers.",
+                ty.for_display(),
+                addrs::go_quote(&req.name),
+                addrs::go_quote(implied)
+            ),
+            req.decl_range.clone(),
+        ));
     }
+}
 
-    let passed_in: BTreeMap<String, &TypedPassed> = parent_call
+/// What its caller passes a module, by the child's `name[.alias]`.
+fn passed_in<'a>(parent_call: Option<&'a ParentCall<'_>>) -> BTreeMap<String, &'a TypedPassed> {
+    parent_call
         .map(|call| {
             call.providers
                 .iter()
                 .map(|p| (provider_name(&p.in_child.r.name, &p.in_child.r.alias), p))
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
 
-    let is_root = cfg.path.is_root();
-    let module_text = if is_root {
-        "the root module".to_string()
-    } else {
-        cfg.path.to_string()
-    };
-    let parent_module_text = match cfg.path.parent() {
-        Some(p) if !p.is_root() => p.to_string(),
-        _ => "the root module".to_string(),
-    };
+/// What the checks of one module share.
+struct ModuleFacts<'a> {
+    cfg: &'a Config,
+    parent: Option<&'a Config>,
+    blocks: ProviderBlocks<'a>,
+    reqs: LocalRequirements,
+    passed_in: BTreeMap<String, &'a TypedPassed>,
+    is_root: bool,
+    /// The module as messages name it ("the root module" or its path).
+    module_text: String,
+    /// The calling module as messages name it.
+    parent_module_text: String,
+}
 
-    // Keyed provider references must name a provider using for_each.
-    for mc in module.module_calls.values() {
+/// Keyed provider references in module calls' `providers` must name a
+/// provider using `for_each`, and keys are not allowed on the child side.
+fn check_module_call_instance_refs(here: &ModuleFacts<'_>, diags: &mut Diagnostics) {
+    for mc in here.cfg.module.module_calls.values() {
         for passed in &mc.providers {
             if let Some(key) = &passed.in_child.key_expr {
                 diags.push(Diagnostic::error(
@@ -262,16 +374,16 @@ pub(crate) fn validate_module(
                 ));
             }
             let pn = provider_name(&passed.in_parent.name, &passed.in_parent.alias);
-            let instance_expr = instanced.get(&pn).copied().flatten();
+            let instance_expr = here.blocks.instance_expr(&pn);
             instance_validation(
                 &passed.in_parent,
                 "module",
                 instance_expr.is_some(),
-                configured.contains_key(&pn),
+                here.blocks.configured.contains_key(&pn),
                 diags,
             );
             if passed.in_parent.key_expr.is_some() {
-                let target = format!("-target={}", cfg.path.child(&mc.name));
+                let target = format!("-target={}", here.cfg.path.child(&mc.name));
                 diags.extend(provider_iteration_identical_warning(
                     "module",
                     &target,
@@ -281,38 +393,48 @@ pub(crate) fn validate_module(
             }
         }
     }
-    {
-        for r in module.all_resources() {
-            let Some(pref) = &r.provider_config_ref else {
-                continue;
-            };
-            let pn = provider_name(&pref.name, &pref.alias);
-            let instance_expr = instanced.get(&pn).copied().flatten();
-            instance_validation(
-                pref,
-                "resource",
-                instance_expr.is_some(),
-                configured.contains_key(&pn),
-                diags,
-            );
-            if pref.key_expr.is_some() && r.mode == ResourceMode::Managed {
-                let mut addr = r.addr().to_string();
-                if !is_root {
-                    addr = format!("{}.{addr}", cfg.path);
-                }
-                diags.extend(provider_iteration_identical_warning(
-                    "resource",
-                    &format!("-target={addr}"),
-                    r.for_each.as_ref(),
-                    instance_expr,
-                ));
+}
+
+/// Keyed provider references in resources must name a provider using
+/// `for_each`.
+fn check_resource_instance_refs(here: &ModuleFacts<'_>, diags: &mut Diagnostics) {
+    for r in here.cfg.module.all_resources() {
+        let Some(pref) = &r.provider_config_ref else {
+            continue;
+        };
+        let pn = provider_name(&pref.name, &pref.alias);
+        let instance_expr = here.blocks.instance_expr(&pn);
+        instance_validation(
+            pref,
+            "resource",
+            instance_expr.is_some(),
+            here.blocks.configured.contains_key(&pn),
+            diags,
+        );
+        if pref.key_expr.is_some() && r.mode == ResourceMode::Managed {
+            let mut addr = r.addr().to_string();
+            if !here.is_root {
+                addr = format!("{}.{addr}", here.cfg.path);
             }
+            diags.extend(provider_iteration_identical_warning(
+                "resource",
+                &format!("-target={addr}"),
+                r.for_each.as_ref(),
+                instance_expr,
+            ));
         }
     }
+}
 
-    // Module calls may only pass providers this module names, and which
-    // will have a configuration at runtime.
-    for mc in module.module_calls.values() {
+/// Module calls may only pass providers this module names, and which will
+/// have a configuration at runtime.
+fn check_providers_passed_down(
+    here: &ModuleFacts<'_>,
+    parent_call: Option<&ParentCall<'_>>,
+    diags: &mut Diagnostics,
+) {
+    let (module_text, parent_module_text) = (&here.module_text, &here.parent_module_text);
+    for mc in here.cfg.module.module_calls.values() {
         for passed in &mc.providers {
             // Aliased configurations are never inherited; the called
             // module checks them.
@@ -320,9 +442,9 @@ pub(crate) fn validate_module(
                 continue;
             }
             let name = passed.in_parent.display();
-            let conf_ok = configured.contains_key(&name);
-            let local_ok = local_names.contains_key(&name);
-            let passed_ok = passed_in.contains_key(&name);
+            let conf_ok = here.blocks.configured.contains_key(&name);
+            let local_ok = here.reqs.local_names.contains_key(&name);
+            let passed_ok = here.passed_in.contains_key(&name);
             if !conf_ok && !local_ok {
                 let def = Provider::default_for(&name).for_display();
                 diags.push(Diagnostic::warning(
@@ -338,7 +460,7 @@ pub(crate) fn validate_module(
                 ));
                 continue;
             }
-            if let Some(call) = parent_call.filter(|_| !is_root && !conf_ok && !passed_ok) {
+            if let Some(call) = parent_call.filter(|_| !here.is_root && !conf_ok && !passed_ok) {
                 let def = Provider::default_for(&name).for_display();
                 diags.push(Diagnostic::warning(
                     "Missing required provider configuration",
@@ -353,47 +475,60 @@ pub(crate) fn validate_module(
             }
         }
     }
+}
 
-    if is_root {
-        return;
-    }
-    let Some(call) = parent_call else {
+/// A legacy module (one with its own provider configurations) cannot be
+/// called with count, for_each, enabled or depends_on.
+fn check_legacy_module_call(
+    here: &ModuleFacts<'_>,
+    no_provider_config_range: Option<&Range>,
+    diags: &mut Diagnostics,
+) {
+    let Some(range) = no_provider_config_range.filter(|_| !here.blocks.configured.is_empty())
+    else {
         return;
     };
+    let source = here
+        .cfg
+        .source_addr
+        .as_ref()
+        .map(|s| s.to_string())
+        .unwrap_or_default();
+    diags.push(Diagnostic::error(
+        "Module is incompatible with count, for_each, enabled and depends_on",
+        format!(
+            "The module at {} is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, enabled or depends_on arguments.\n\nIf you also control the module {}, consider updating this module to instead expect provider configurations to be passed by its caller.",
+            here.cfg.path,
+            addrs::go_quote(&source)
+        ),
+        range.clone(),
+    ));
+}
 
-    if let Some(range) = no_provider_config_range.filter(|_| !configured.is_empty()) {
-        let source = cfg
-            .source_addr
-            .as_ref()
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        diags.push(Diagnostic::error(
-            "Module is incompatible with count, for_each, enabled and depends_on",
-            format!(
-                "The module at {} is a legacy module which contains its own local provider configurations, and so calls to it may not use the count, for_each, enabled or depends_on arguments.\n\nIf you also control the module {}, consider updating this module to instead expect provider configurations to be passed by its caller.",
-                cfg.path,
-                addrs::go_quote(&source)
-            ),
-            range.clone(),
-        ));
-    }
-
-    // A module with its own configuration cannot be given another.
-    for name in configured.keys() {
-        if let Some(passed) = passed_in.get(name) {
+/// A module with its own configuration cannot be given another.
+fn check_no_overridden_configs(here: &ModuleFacts<'_>, diags: &mut Diagnostics) {
+    for name in here.blocks.configured.keys() {
+        if let Some(passed) = here.passed_in.get(name) {
             diags.push(Diagnostic::error(
                 "Cannot override provider configuration",
                 format!(
-                    "The configuration of {module_text} has its own local configuration for {name}, and so it cannot accept an overridden configuration provided by {parent_module_text}."
+                    "The configuration of {} has its own local configuration for {name}, and so it cannot accept an overridden configuration provided by {}.",
+                    here.module_text, here.parent_module_text
                 ),
                 passed.in_child.r.name_range.clone(),
             ));
         }
     }
+}
 
-    // A declared alias needs a configuration here or from the caller.
-    for (name, ty) in &config_aliases {
-        if configured.contains_key(name) || passed_in.contains_key(name) {
+/// A declared alias needs a configuration here or from the caller.
+fn check_config_aliases_passed(
+    here: &ModuleFacts<'_>,
+    call: &ParentCall<'_>,
+    diags: &mut Diagnostics,
+) {
+    for (name, ty) in &here.reqs.config_aliases {
+        if here.blocks.configured.contains_key(name) || here.passed_in.contains_key(name) {
             continue;
         }
         diags.push(Diagnostic::error(
@@ -406,93 +541,122 @@ pub(crate) fn validate_module(
             call.decl_range.clone(),
         ));
     }
+}
 
-    // What is passed in must be usable here, and of the right type.
-    for (name, passed) in &passed_in {
-        let mut child_ty = passed.in_child.type_or_default();
-        let local = local_names.get(name);
-        if let Some(t) = local {
-            child_ty = t.clone();
-        }
-        let alias = config_aliases.get(name);
-        if let Some(t) = alias {
-            child_ty = t.clone();
-        }
-        let empty = empty_configs.contains_key(name);
-        if local.is_none() && alias.is_none() && !empty {
-            let shown = child_ty.for_display();
-            if child_ty.is_default() {
-                diags.push(Diagnostic::warning(
-                    "Reference to undefined provider",
-                    format!(
-                        "There is no explicit declaration for local provider name {} in {module_text}, so OpenTofu is assuming you mean to pass a configuration for {}.\n\nIf you also control the child module, add a required_providers entry named {} with the source address {}.",
-                        addrs::go_quote(name),
-                        addrs::go_quote(&shown),
-                        addrs::go_quote(name),
-                        addrs::go_quote(&shown)
-                    ),
-                    passed.in_child.r.name_range.clone(),
-                ));
-            } else {
-                diags.push(Diagnostic::error(
-                    "Reference to undefined provider",
-                    format!(
-                        "The child module does not declare any provider requirement with the local name {}.\n\nIf you also control the child module, you can add a required_providers entry named {} with the source address {} to accept this provider configuration.",
-                        addrs::go_quote(name),
-                        addrs::go_quote(name),
-                        addrs::go_quote(&shown)
-                    ),
-                    passed.in_child.r.name_range.clone(),
-                ));
-            }
-        }
-
-        let mut parent_ty = passed.in_parent.type_or_default();
-        if let Some(rp) = parent
-            .and_then(|p| p.module.provider_requirements.as_ref())
-            .and_then(|r| r.required_providers.get(name))
-        {
-            parent_ty = required_provider_type(rp);
-        }
-        if child_ty == parent_ty {
-            continue;
-        }
-        // Prefer suggesting this module's own name for the caller's
-        // provider type, assuming the local name was what went wrong.
-        let other_local_name = local_names
-            .iter()
-            .find(|(_, t)| **t == parent_ty)
-            .map(|(n, _)| n);
-        match other_local_name {
-            Some(other) => diags.push(Diagnostic::error(
-                "Provider type mismatch",
-                format!(
-                    "The assigned configuration is for provider {}, but local name {} in {parent_module_text} represents {}.\n\nTo pass this configuration to the child module, use the local name {} instead.",
-                    addrs::go_quote(&child_ty.for_display()),
-                    addrs::go_quote(&passed.in_child.r.name),
-                    addrs::go_quote(&parent_ty.for_display()),
-                    addrs::go_quote(other)
-                ),
-                passed.in_child.r.name_range.clone(),
-            )),
-            None => {
-                let in_child = addrs::go_quote(&passed.in_child.r.display());
-                diags.push(Diagnostic::error(
-                    "Provider type mismatch",
-                    format!(
-                        "The local name {} in {parent_module_text} represents provider {}, but {in_child} in {module_text} represents {}.\n\nEach provider has its own distinct configuration schema and provider types, so this module's {in_child} can be assigned only a configuration for {}, which is not required by {module_text}.",
-                        addrs::go_quote(&passed.in_parent.r.display()),
-                        addrs::go_quote(&parent_ty.for_display()),
-                        addrs::go_quote(&child_ty.for_display()),
-                        child_ty.for_display()
-                    ),
-                    passed.in_parent.r.name_range.clone(),
-                ));
-            }
-        }
+/// What is passed in as `name` must be declared here, and be of the type
+/// declared.
+fn check_passed_in(
+    here: &ModuleFacts<'_>,
+    name: &str,
+    passed: &TypedPassed,
+    diags: &mut Diagnostics,
+) {
+    let local = here.reqs.local_names.get(name);
+    let alias = here.reqs.config_aliases.get(name);
+    let child_ty = alias
+        .or(local)
+        .cloned()
+        .unwrap_or_else(|| passed.in_child.type_or_default());
+    let empty = here.blocks.empty.contains_key(name);
+    if local.is_none() && alias.is_none() && !empty {
+        undeclared_passed_in(here, name, passed, &child_ty, diags);
     }
 
-    redundant_empty_provider_warnings(&empty_configs, &local_names, &module_text, diags);
+    let mut parent_ty = passed.in_parent.type_or_default();
+    if let Some(rp) = here
+        .parent
+        .and_then(|p| p.module.provider_requirements.as_ref())
+        .and_then(|r| r.required_providers.get(name))
+    {
+        parent_ty = required_provider_type(rp);
+    }
+    if child_ty != parent_ty {
+        provider_type_mismatch(here, passed, &child_ty, &parent_ty, diags);
+    }
+}
+
+/// A provider passed in under a name this module does not declare: a
+/// warning when the name implies the type, an error otherwise.
+fn undeclared_passed_in(
+    here: &ModuleFacts<'_>,
+    name: &str,
+    passed: &TypedPassed,
+    child_ty: &Provider,
+    diags: &mut Diagnostics,
+) {
+    let shown = child_ty.for_display();
+    if child_ty.is_default() {
+        diags.push(Diagnostic::warning(
+            "Reference to undefined provider",
+            format!(
+                "There is no explicit declaration for local provider name {} in {}, so OpenTofu is assuming you mean to pass a configuration for {}.\n\nIf you also control the child module, add a required_providers entry named {} with the source address {}.",
+                addrs::go_quote(name),
+                here.module_text,
+                addrs::go_quote(&shown),
+                addrs::go_quote(name),
+                addrs::go_quote(&shown)
+            ),
+            passed.in_child.r.name_range.clone(),
+        ));
+    } else {
+        diags.push(Diagnostic::error(
+            "Reference to undefined provider",
+            format!(
+                "The child module does not declare any provider requirement with the local name {}.\n\nIf you also control the child module, you can add a required_providers entry named {} with the source address {} to accept this provider configuration.",
+                addrs::go_quote(name),
+                addrs::go_quote(name),
+                addrs::go_quote(&shown)
+            ),
+            passed.in_child.r.name_range.clone(),
+        ));
+    }
+}
+
+/// The caller passes a configuration of another provider type than this
+/// module declares.
+fn provider_type_mismatch(
+    here: &ModuleFacts<'_>,
+    passed: &TypedPassed,
+    child_ty: &Provider,
+    parent_ty: &Provider,
+    diags: &mut Diagnostics,
+) {
+    let (module_text, parent_module_text) = (&here.module_text, &here.parent_module_text);
+    // Prefer suggesting this module's own name for the caller's provider
+    // type, assuming the local name was what went wrong.
+    let other_local_name = here
+        .reqs
+        .local_names
+        .iter()
+        .find(|(_, t)| *t == parent_ty)
+        .map(|(n, _)| n);
+    match other_local_name {
+        Some(other) => diags.push(Diagnostic::error(
+            "Provider type mismatch",
+            format!(
+                "The assigned configuration is for provider {}, but local name {} in {parent_module_text} represents {}.\n\nTo pass this configuration to the child module, use the local name {} instead.",
+                addrs::go_quote(&child_ty.for_display()),
+                addrs::go_quote(&passed.in_child.r.name),
+                addrs::go_quote(&parent_ty.for_display()),
+                addrs::go_quote(other)
+            ),
+            passed.in_child.r.name_range.clone(),
+        )),
+        None => {
+            let in_child = addrs::go_quote(&passed.in_child.r.display());
+            diags.push(Diagnostic::error(
+                "Provider type mismatch",
+                format!(
+                    "The local name {} in {parent_module_text} represents provider {}, but {in_child} in {module_text} represents {}.\n\nEach provider has its own distinct configuration schema and provider types, so this module's {in_child} can be assigned only a configuration for {}, which is not required by {module_text}.",
+                    addrs::go_quote(&passed.in_parent.r.display()),
+                    addrs::go_quote(&parent_ty.for_display()),
+                    addrs::go_quote(&child_ty.for_display()),
+                    child_ty.for_display()
+                ),
+                passed.in_parent.r.name_range.clone(),
+            ));
+        }
+    }
 }
 
 /// Empty provider blocks are no longer needed: one warning per provider

@@ -9,7 +9,7 @@ use addrs::Provider;
 use hclsyntax::{Diagnostic, Diagnostics};
 
 use crate::config::Config;
-use crate::provider_reqs::required_provider_type;
+use crate::config_provider_requirements::required_provider_type;
 use crate::provider_validation::{provider_types, validate_module, ParentCall};
 use crate::test_file::TestFile;
 

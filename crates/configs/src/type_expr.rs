@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hclsyntax::static_expr::{as_keyword, expr_call, expr_list, expr_map};
+use hclsyntax::static_expr::{as_keyword, expr_call, expr_list, expr_map, StaticCall};
 use hclsyntax::{has_errors, Diagnostic, Diagnostics, Expr, Range};
 
 use crate::named_values::eval_constant;
@@ -83,247 +83,34 @@ fn invalid(detail: impl Into<String>, subject: Range) -> Diagnostic {
     Diagnostic::error(INVALID_TYPE, detail, subject)
 }
 
-fn fail(d: Diagnostic) -> (cty::Type, Option<TypeDefaults>, Diagnostics) {
+/// A type read from an expression, its optional attributes' defaults and
+/// the diagnostics of reading it.
+type ReadType = (cty::Type, Option<TypeDefaults>, Diagnostics);
+
+fn fail(d: Diagnostic) -> ReadType {
     (cty::Type::Dynamic, None, vec![d])
 }
 
-fn get_type(
-    expr: &Expr,
-    constraint: bool,
-    with_defaults: bool,
-) -> (cty::Type, Option<TypeDefaults>, Diagnostics) {
+/// typeexpr's `getType`: a keyword, or a type constructor call checked for
+/// its shape and then read by kind.
+fn get_type(expr: &Expr, constraint: bool, with_defaults: bool) -> ReadType {
     let range = expr.range.clone();
     if let Some(kw) = as_keyword(expr) {
-        return match kw.as_str() {
-            "bool" => (cty::Type::Bool, None, Vec::new()),
-            "string" => (cty::Type::String, None, Vec::new()),
-            "number" => (cty::Type::Number, None, Vec::new()),
-            "any" if constraint => (cty::Type::Dynamic, None, Vec::new()),
-            "any" => fail(invalid(
-                format!("The keyword \"{kw}\" cannot be used in this type specification: an exact type is required."),
-                range,
-            )),
-            "list" | "map" | "set" => fail(invalid(
-                format!("The {kw} type constructor requires one argument specifying the element type."),
-                range,
-            )),
-            "object" => fail(invalid(
-                "The object type constructor requires one argument specifying the attribute types and values as a map.",
-                range,
-            )),
-            "tuple" => fail(invalid(
-                "The tuple type constructor requires one argument specifying the element types as a list.",
-                range,
-            )),
-            _ => fail(invalid(
-                format!(
-                    "The keyword {} is not a valid type specification.",
-                    hclsyntax::ast::quote_string(&kw)
-                ),
-                range,
-            )),
-        };
+        return keyword_type(&kw, constraint, range);
     }
-
     let Some(call) = expr_call(expr) else {
         return fail(invalid(
             "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).",
             range,
         ));
     };
-
-    match call.name.as_str() {
-        "bool" | "string" | "number" => {
-            return fail(invalid(
-                format!(
-                    "Primitive type keyword \"{}\" does not expect arguments.",
-                    call.name
-                ),
-                call.args_range.clone(),
-            ))
-        }
-        "any" => {
-            return fail(invalid(
-                format!(
-                    "Type constraint keyword \"{}\" does not expect arguments.",
-                    call.name
-                ),
-                call.args_range.clone(),
-            ))
-        }
-        _ => {}
+    if let Some(d) = call_shape_error(&call) {
+        return fail(d);
     }
-
-    if call.args.len() != 1 {
-        let context = call.args_range.clone();
-        let subject = if call.args.len() > 1 {
-            call.args[1].range.to(&call.args[call.args.len() - 1].range)
-        } else {
-            call.args_range.clone()
-        };
-        let detail = match call.name.as_str() {
-            "list" | "set" | "map" => Some(format!(
-                "The {} type constructor requires one argument specifying the element type.",
-                call.name
-            )),
-            "object" => Some("The object type constructor requires one argument specifying the attribute types and values as a map.".to_string()),
-            "tuple" => Some("The tuple type constructor requires one argument specifying the element types as a list.".to_string()),
-            _ => None,
-        };
-        if let Some(detail) = detail {
-            return fail(invalid(detail, subject).with_context(context));
-        }
-    }
-
     match call.name.as_str() {
-        "list" | "set" | "map" => {
-            let (ety, defaults, diags) = get_type(&call.args[0], constraint, with_defaults);
-            let ty = match call.name.as_str() {
-                "list" => cty::Type::list(ety),
-                "set" => cty::Type::set(ety),
-                _ => cty::Type::map(ety),
-            };
-            let defaults = defaults.map(|d| TypeDefaults {
-                ty: ty.clone(),
-                default_values: BTreeMap::new(),
-                children: BTreeMap::from([(String::new(), d)]),
-            });
-            (ty, defaults, diags)
-        }
-        "object" => {
-            let Ok(attr_defs) = expr_map(&call.args[0]) else {
-                return fail(invalid(
-                    "Object type constructor requires a map whose keys are attribute names and whose values are the corresponding attribute types.",
-                    call.args[0].range.clone(),
-                ).with_context(range));
-            };
-            let mut diags = Diagnostics::new();
-            let mut atys = BTreeMap::new();
-            let mut default_values = BTreeMap::new();
-            let mut children = BTreeMap::new();
-            let mut optional = BTreeSet::new();
-            for (key, value) in &attr_defs {
-                let attr_name = if key.force_non_literal {
-                    None
-                } else {
-                    as_keyword(&key.expr)
-                };
-                let Some(attr_name) = attr_name else {
-                    diags.push(
-                        invalid(
-                            "Object constructor map keys must be attribute names.",
-                            key.expr.range.clone(),
-                        )
-                        .with_context(range.clone()),
-                    );
-                    continue;
-                };
-                let mut default_expr = None;
-                if let Some(opt) = expr_call(value).filter(|c| c.name == "optional") {
-                    if opt.args.is_empty() {
-                        diags.push(
-                            invalid(
-                                "Optional attribute modifier requires the attribute type as its argument.",
-                                opt.args_range.clone(),
-                            )
-                            .with_context(value.range.clone()),
-                        );
-                        continue;
-                    }
-                    if constraint {
-                        if with_defaults {
-                            match opt.args.len() {
-                                2 => {
-                                    let (_, d) = eval_constant(&opt.args[1]);
-                                    if !has_errors(&d) {
-                                        optional.insert(attr_name.clone());
-                                        default_expr = Some(opt.args[1].clone());
-                                    }
-                                    diags.extend(d);
-                                }
-                                1 => {
-                                    optional.insert(attr_name.clone());
-                                }
-                                _ => diags.push(
-                                    invalid(
-                                        "Optional attribute modifier expects at most two arguments: the attribute type, and a default value.",
-                                        opt.args_range.clone(),
-                                    )
-                                    .with_context(value.range.clone()),
-                                ),
-                            }
-                        } else if opt.args.len() == 1 {
-                            optional.insert(attr_name.clone());
-                        } else {
-                            diags.push(
-                                invalid(
-                                    "Optional attribute modifier expects only one argument: the attribute type.",
-                                    opt.args_range.clone(),
-                                )
-                                .with_context(value.range.clone()),
-                            );
-                        }
-                    } else {
-                        diags.push(
-                            invalid(
-                                "Optional attribute modifier is only for type constraints, not for exact types.",
-                                opt.name_range.clone(),
-                            )
-                            .with_context(value.range.clone()),
-                        );
-                    }
-                    // The argument list was checked above to be non-empty.
-                    let (aty, a_defaults, more) = get_type(&opt.args[0], constraint, with_defaults);
-                    diags.extend(more);
-                    if let Some(def) = default_expr.take() {
-                        let more = check_optional_default(&aty, &def);
-                        if !has_errors(&more) {
-                            default_values.insert(attr_name.clone(), def);
-                        }
-                        diags.extend(more);
-                    }
-                    if let Some(d) = a_defaults {
-                        children.insert(attr_name.clone(), d);
-                    }
-                    atys.insert(attr_name, aty);
-                    continue;
-                }
-                let (aty, a_defaults, more) = get_type(value, constraint, with_defaults);
-                diags.extend(more);
-                if let Some(d) = a_defaults {
-                    children.insert(attr_name.clone(), d);
-                }
-                atys.insert(attr_name, aty);
-            }
-            let ty = cty::Type::object_with_optional(atys, optional);
-            let defaults = structured_defaults(&ty, default_values, children);
-            (ty, defaults, diags)
-        }
-        "tuple" => {
-            let Ok(elem_defs) = expr_list(&call.args[0]) else {
-                return fail(
-                    invalid(
-                        "Tuple type constructor requires a list of element types.",
-                        call.args[0].range.clone(),
-                    )
-                    .with_context(range),
-                );
-            };
-            let mut diags = Diagnostics::new();
-            let mut etys = Vec::with_capacity(elem_defs.len());
-            let mut children = BTreeMap::new();
-            for (i, def) in elem_defs.iter().enumerate() {
-                let (ety, d, more) = get_type(def, constraint, with_defaults);
-                diags.extend(more);
-                etys.push(ety);
-                if let Some(d) = d {
-                    children.insert(i.to_string(), d);
-                }
-            }
-            let ty = cty::Type::tuple(etys);
-            let defaults = structured_defaults(&ty, BTreeMap::new(), children);
-            (ty, defaults, diags)
-        }
+        "list" | "set" | "map" => collection_type(&call, constraint, with_defaults),
+        "object" => object_type(&call, range, constraint, with_defaults),
+        "tuple" => tuple_type(&call, range, constraint, with_defaults),
         "optional" => fail(invalid(
             format!(
                 "Keyword \"{}\" is valid only as a modifier for object type attributes.",
@@ -339,6 +126,285 @@ fn get_type(
             range,
         )),
     }
+}
+
+/// A type keyword alone: a primitive type, `any`, or a constructor
+/// missing its argument.
+fn keyword_type(kw: &str, constraint: bool, range: Range) -> ReadType {
+    match kw {
+        "bool" => (cty::Type::Bool, None, Vec::new()),
+        "string" => (cty::Type::String, None, Vec::new()),
+        "number" => (cty::Type::Number, None, Vec::new()),
+        "any" if constraint => (cty::Type::Dynamic, None, Vec::new()),
+        "any" => fail(invalid(
+            format!("The keyword \"{kw}\" cannot be used in this type specification: an exact type is required."),
+            range,
+        )),
+        "list" | "map" | "set" => fail(invalid(
+            format!("The {kw} type constructor requires one argument specifying the element type."),
+            range,
+        )),
+        "object" => fail(invalid(
+            "The object type constructor requires one argument specifying the attribute types and values as a map.",
+            range,
+        )),
+        "tuple" => fail(invalid(
+            "The tuple type constructor requires one argument specifying the element types as a list.",
+            range,
+        )),
+        _ => fail(invalid(
+            format!(
+                "The keyword {} is not a valid type specification.",
+                hclsyntax::ast::quote_string(kw)
+            ),
+            range,
+        )),
+    }
+}
+
+/// A call whose shape is wrong whatever its argument: a keyword that takes
+/// no arguments, or a constructor not given exactly one.
+fn call_shape_error(call: &StaticCall) -> Option<Diagnostic> {
+    match call.name.as_str() {
+        "bool" | "string" | "number" => {
+            return Some(invalid(
+                format!(
+                    "Primitive type keyword \"{}\" does not expect arguments.",
+                    call.name
+                ),
+                call.args_range.clone(),
+            ))
+        }
+        "any" => {
+            return Some(invalid(
+                format!(
+                    "Type constraint keyword \"{}\" does not expect arguments.",
+                    call.name
+                ),
+                call.args_range.clone(),
+            ))
+        }
+        _ => {}
+    }
+    if call.args.len() == 1 {
+        return None;
+    }
+    let context = call.args_range.clone();
+    let subject = if call.args.len() > 1 {
+        call.args[1].range.to(&call.args[call.args.len() - 1].range)
+    } else {
+        call.args_range.clone()
+    };
+    let detail = match call.name.as_str() {
+        "list" | "set" | "map" => format!(
+            "The {} type constructor requires one argument specifying the element type.",
+            call.name
+        ),
+        "object" => "The object type constructor requires one argument specifying the attribute types and values as a map.".to_string(),
+        "tuple" => "The tuple type constructor requires one argument specifying the element types as a list.".to_string(),
+        _ => return None,
+    };
+    Some(invalid(detail, subject).with_context(context))
+}
+
+/// `list(T)`, `set(T)` or `map(T)`.
+fn collection_type(call: &StaticCall, constraint: bool, with_defaults: bool) -> ReadType {
+    let (ety, defaults, diags) = get_type(&call.args[0], constraint, with_defaults);
+    let ty = match call.name.as_str() {
+        "list" => cty::Type::list(ety),
+        "set" => cty::Type::set(ety),
+        _ => cty::Type::map(ety),
+    };
+    let defaults = defaults.map(|d| TypeDefaults {
+        ty: ty.clone(),
+        default_values: BTreeMap::new(),
+        children: BTreeMap::from([(String::new(), d)]),
+    });
+    (ty, defaults, diags)
+}
+
+/// The attributes of an `object({ ... })` type, as they are read.
+#[derive(Default)]
+struct ObjectAttrs {
+    types: BTreeMap<String, cty::Type>,
+    optional: BTreeSet<String>,
+    default_values: BTreeMap<String, Expr>,
+    children: BTreeMap<String, TypeDefaults>,
+}
+
+impl ObjectAttrs {
+    /// Records an attribute's type and the defaults nested in it.
+    fn add(&mut self, name: String, ty: cty::Type, defaults: Option<TypeDefaults>) {
+        if let Some(d) = defaults {
+            self.children.insert(name.clone(), d);
+        }
+        self.types.insert(name, ty);
+    }
+}
+
+/// `object({ name = T, other = optional(T, default) })`.
+fn object_type(call: &StaticCall, range: Range, constraint: bool, with_defaults: bool) -> ReadType {
+    let Ok(attr_defs) = expr_map(&call.args[0]) else {
+        return fail(invalid(
+            "Object type constructor requires a map whose keys are attribute names and whose values are the corresponding attribute types.",
+            call.args[0].range.clone(),
+        ).with_context(range));
+    };
+    let mut diags = Diagnostics::new();
+    let mut attrs = ObjectAttrs::default();
+    for (key, value) in &attr_defs {
+        let attr_name = if key.force_non_literal {
+            None
+        } else {
+            as_keyword(&key.expr)
+        };
+        let Some(attr_name) = attr_name else {
+            diags.push(
+                invalid(
+                    "Object constructor map keys must be attribute names.",
+                    key.expr.range.clone(),
+                )
+                .with_context(range.clone()),
+            );
+            continue;
+        };
+        if let Some(opt) = expr_call(value).filter(|c| c.name == "optional") {
+            optional_attribute(
+                &mut attrs,
+                attr_name,
+                &opt,
+                value,
+                (constraint, with_defaults),
+                &mut diags,
+            );
+            continue;
+        }
+        let (aty, a_defaults, more) = get_type(value, constraint, with_defaults);
+        diags.extend(more);
+        attrs.add(attr_name, aty, a_defaults);
+    }
+    let ty = cty::Type::object_with_optional(attrs.types, attrs.optional);
+    let defaults = structured_defaults(&ty, attrs.default_values, attrs.children);
+    (ty, defaults, diags)
+}
+
+/// An attribute written `optional(T)` or `optional(T, default)`: what the
+/// mode allows, the type, and a default that converts to it.
+fn optional_attribute(
+    attrs: &mut ObjectAttrs,
+    attr_name: String,
+    opt: &StaticCall,
+    value: &Expr,
+    (constraint, with_defaults): (bool, bool),
+    diags: &mut Diagnostics,
+) {
+    if opt.args.is_empty() {
+        diags.push(
+            invalid(
+                "Optional attribute modifier requires the attribute type as its argument.",
+                opt.args_range.clone(),
+            )
+            .with_context(value.range.clone()),
+        );
+        return;
+    }
+    let default_expr = optional_modifier(
+        attrs,
+        &attr_name,
+        opt,
+        value,
+        (constraint, with_defaults),
+        diags,
+    );
+    // The argument list was checked above to be non-empty.
+    let (aty, a_defaults, more) = get_type(&opt.args[0], constraint, with_defaults);
+    diags.extend(more);
+    if let Some(def) = default_expr {
+        let more = check_optional_default(&aty, &def);
+        if !has_errors(&more) {
+            attrs.default_values.insert(attr_name.clone(), def);
+        }
+        diags.extend(more);
+    }
+    attrs.add(attr_name, aty, a_defaults);
+}
+
+/// The `optional(...)` modifier's arguments as the mode allows them: marks
+/// the attribute optional and gives its default expression, if any (one
+/// that evaluates without errors).
+fn optional_modifier(
+    attrs: &mut ObjectAttrs,
+    attr_name: &str,
+    opt: &StaticCall,
+    value: &Expr,
+    (constraint, with_defaults): (bool, bool),
+    diags: &mut Diagnostics,
+) -> Option<Expr> {
+    let problem = if !constraint {
+        invalid(
+            "Optional attribute modifier is only for type constraints, not for exact types.",
+            opt.name_range.clone(),
+        )
+    } else if !with_defaults {
+        if opt.args.len() == 1 {
+            attrs.optional.insert(attr_name.to_string());
+            return None;
+        }
+        invalid(
+            "Optional attribute modifier expects only one argument: the attribute type.",
+            opt.args_range.clone(),
+        )
+    } else {
+        match opt.args.len() {
+            2 => {
+                let (_, d) = eval_constant(&opt.args[1]);
+                let ok = !has_errors(&d);
+                diags.extend(d);
+                if !ok {
+                    return None;
+                }
+                attrs.optional.insert(attr_name.to_string());
+                return Some(opt.args[1].clone());
+            }
+            1 => {
+                attrs.optional.insert(attr_name.to_string());
+                return None;
+            }
+            _ => invalid(
+                "Optional attribute modifier expects at most two arguments: the attribute type, and a default value.",
+                opt.args_range.clone(),
+            ),
+        }
+    };
+    diags.push(problem.with_context(value.range.clone()));
+    None
+}
+
+/// `tuple([T, ...])`.
+fn tuple_type(call: &StaticCall, range: Range, constraint: bool, with_defaults: bool) -> ReadType {
+    let Ok(elem_defs) = expr_list(&call.args[0]) else {
+        return fail(
+            invalid(
+                "Tuple type constructor requires a list of element types.",
+                call.args[0].range.clone(),
+            )
+            .with_context(range),
+        );
+    };
+    let mut diags = Diagnostics::new();
+    let mut etys = Vec::with_capacity(elem_defs.len());
+    let mut children = BTreeMap::new();
+    for (i, def) in elem_defs.iter().enumerate() {
+        let (ety, d, more) = get_type(def, constraint, with_defaults);
+        diags.extend(more);
+        etys.push(ety);
+        if let Some(d) = d {
+            children.insert(i.to_string(), d);
+        }
+    }
+    let ty = cty::Type::tuple(etys);
+    let defaults = structured_defaults(&ty, BTreeMap::new(), children);
+    (ty, defaults, diags)
 }
 
 fn structured_defaults(

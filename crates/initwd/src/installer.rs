@@ -21,7 +21,7 @@ use crate::fetcher::{remove_stale_staging, PackageFetcher};
 use crate::goversion::{Constraints, Version};
 use crate::manifest::{Manifest, Record, MANIFEST_FILENAME};
 use crate::pathutil::{eval_symlinks, go_io_error_text, join, under};
-use crate::registry::{select_version, RegistryClient, RegistryError};
+use crate::registry::{select_version, ModuleVersions, RegistryClient, RegistryError};
 
 /// UI callbacks (`initwd.ModuleInstallHooks`). Called from whichever
 /// thread installs the module.
@@ -537,6 +537,9 @@ impl ModuleInstaller {
         )])
     }
 
+    /// `installRegistryModule`: a version chosen from the registry's list,
+    /// its package location asked for, the package fetched, and the module
+    /// recorded. Warnings about the list go with every later error.
     fn install_registry(
         &self,
         req: &InstallRequest<'_>,
@@ -546,163 +549,26 @@ impl ModuleInstaller {
         subdir: &str,
         constraints: &Constraints,
     ) -> Result<InstalledModule, Diagnostics> {
-        let name = req.path.0.last().map(String::as_str).unwrap_or("");
-        let range = req.call_range;
-        let err =
-            |summary: &str, detail: String| vec![Diagnostic::error(summary, detail, range.clone())];
         let Some(client) = &self.registry else {
-            return Err(err(
+            return Err(call_error(
+                req,
                 "Registry-style module sources not supported",
                 "Only local module sources are supported in this context.".to_string(),
             ));
         };
-        let hostname = pkg.host.as_str();
-        let addr = req.source.to_string();
-        let versions = self.cancelable(client, |c, p| c.module_versions(p), pkg);
-        let versions = versions.map_err(|e| match e {
-            RegistryError::ModuleNotFound(_) => {
-                let suggestion = if hostname == DEFAULT_MODULE_REGISTRY_HOST {
-                    "\n\nIf you believe this module is missing from the registry, please submit a issue on the OpenTofu Registry https://github.com/opentofu/registry/issues/new/choose"
-                } else {
-                    ""
-                };
-                err(
-                    "Module not found",
-                    format!(
-                        "Module {} ({} from {}) cannot be found in the module registry at {hostname}.{suggestion}",
-                        pkg.for_registry_protocol(),
-                        addrs::go_quote(name),
-                        at(range)
-                    ),
-                )
-            }
-            other => err(
-                "Error accessing remote module registry",
-                format!(
-                    "Failed to retrieve available versions for module {} ({}) from {hostname}: {other}.",
-                    addrs::go_quote(name),
-                    at(range)
-                ),
-            ),
-        })?;
-        let Some(meta) = versions.modules.first() else {
-            return Err(err(
-                "Invalid response from remote module registry",
-                format!(
-                    "The registry at {hostname} returned an invalid response when OpenTofu requested available versions for module {} ({}).",
-                    addrs::go_quote(name),
-                    at(range)
-                ),
-            ));
-        };
-        let sel = select_version(&meta.versions, constraints);
-        let warnings: Diagnostics = sel
-            .invalid
-            .iter()
-            .map(|raw| {
-                Diagnostic::warning(
-                    "Invalid response from remote module registry",
-                    format!(
-                        "The registry at {hostname} returned an invalid version string {} for module {} ({}), which OpenTofu ignored.",
-                        addrs::go_quote(raw),
-                        addrs::go_quote(name),
-                        at(range)
-                    ),
-                    range.clone(),
-                )
-            })
-            .collect();
+        let versions = self.registry_versions(client, req, pkg)?;
+        let (version, warnings) = choose_registry_version(req, pkg, &versions, constraints)?;
         let with_warnings = |mut d: Diagnostics| {
             let mut all = warnings.clone();
             all.append(&mut d);
             all
         };
-        let Some(latest) = sel.latest else {
-            return Err(with_warnings(err(
-                "Module has no versions",
-                format!(
-                    "Module {} ({}) has no versions available on {hostname}.",
-                    addrs::go_quote(&addr),
-                    at(range)
-                ),
-            )));
-        };
-        let Some(version) = sel.latest_match else {
-            return Err(with_warnings(err(
-                "Unresolvable module version constraint",
-                format!(
-                    "There is no available version of module {} ({}) which matches the given version constraint. The newest available version is {latest}.",
-                    addrs::go_quote(&addr),
-                    at(range)
-                ),
-            )));
-        };
         self.hooks.download(&key, &pkg.to_string(), Some(&version));
-
-        let at_version = version.to_string();
-        let raw_location = self
-            .cancelable(client, move |c, p| c.module_location(p, &at_version), pkg)
-            .map_err(|e| {
-                with_warnings(vec![sourceless(
-                    "Error accessing remote module registry",
-                    format!(
-                        "Failed to retrieve a download URL for {addr} {version} from {hostname}: {e}"
-                    ),
-                )])
-            })?;
-        let location = match addrs::parse_module_source(&raw_location) {
-            Ok(src @ ModuleSource::Remote { .. }) => src,
-            Ok(_) => {
-                return Err(with_warnings(vec![sourceless(
-                    "Invalid package location from module registry",
-                    format!(
-                        "Module registry {hostname} returned invalid source location {} for {addr} {version}: must be a direct remote package address.",
-                        addrs::go_quote(&raw_location)
-                    ),
-                )]))
-            }
-            Err(e) => {
-                return Err(with_warnings(vec![sourceless(
-                    "Invalid package location from module registry",
-                    format!(
-                        "Module registry {hostname} returned invalid source location {} for {addr} {version}: {e}.",
-                        addrs::go_quote(&raw_location)
-                    ),
-                )]))
-            }
-        };
-        let ModuleSource::Remote {
-            package: dl_package,
-            ..
-        } = &location
-        else {
-            unreachable!("checked to be a remote source above");
-        };
-        let abs_inst = self.abs(inst_path);
-        if let Err(e) = self
-            .fetcher
-            .fetch_package(&abs_inst, dl_package, &self.cfg.cancel)
-        {
-            let _ = remove_any(&abs_inst);
-            return Err(with_warnings(err(
-                "Failed to download module",
-                format!(
-                    "Could not download module {} ({}) source code from {}: {e}.",
-                    addrs::go_quote(name),
-                    at(range),
-                    addrs::go_quote(&location.to_string())
-                ),
-            )));
-        }
-        let final_subdir = location.from_registry(subdir).subdir().to_string();
-        let mut mod_dir = join(&[inst_path, &final_subdir]);
-        if !self.abs(&mod_dir).is_dir() && final_subdir.contains(['*', '?', '[']) {
-            // A registry may name "the single top directory" as `*`.
-            if let Ok(found) = expand_subdir_glob(&abs_inst, &final_subdir) {
-                mod_dir = relative_under(inst_path, &abs_inst, &found);
-            }
-        }
-        self.check_module_dir(req, &mod_dir, inst_path, &final_subdir, "module")
+        let location = self
+            .registry_location(client, req, pkg, &version)
+            .map_err(with_warnings)?;
+        let mod_dir = self
+            .fetch_registry_package(req, inst_path, &location, subdir)
             .map_err(with_warnings)?;
         self.record(Record {
             key: key.clone(),
@@ -720,6 +586,210 @@ impl ModuleInstaller {
             warnings,
         })
     }
+
+    /// The versions the registry has of `pkg`.
+    fn registry_versions(
+        &self,
+        client: &Arc<RegistryClient>,
+        req: &InstallRequest<'_>,
+        pkg: &addrs::ModuleRegistryPackage,
+    ) -> Result<Arc<ModuleVersions>, Diagnostics> {
+        let (name, range) = (call_name(req), req.call_range);
+        let hostname = pkg.host.as_str();
+        let versions = self.cancelable(client, |c, p| c.module_versions(p), pkg);
+        versions.map_err(|e| match e {
+            RegistryError::ModuleNotFound(_) => {
+                let suggestion = if hostname == DEFAULT_MODULE_REGISTRY_HOST {
+                    "\n\nIf you believe this module is missing from the registry, please submit a issue on the OpenTofu Registry https://github.com/opentofu/registry/issues/new/choose"
+                } else {
+                    ""
+                };
+                call_error(
+                    req,
+                    "Module not found",
+                    format!(
+                        "Module {} ({} from {}) cannot be found in the module registry at {hostname}.{suggestion}",
+                        pkg.for_registry_protocol(),
+                        addrs::go_quote(name),
+                        at(range)
+                    ),
+                )
+            }
+            other => call_error(
+                req,
+                "Error accessing remote module registry",
+                format!(
+                    "Failed to retrieve available versions for module {} ({}) from {hostname}: {other}.",
+                    addrs::go_quote(name),
+                    at(range)
+                ),
+            ),
+        })
+    }
+
+    /// The registry's download location of `pkg` at `version`, which must be
+    /// a remote package address.
+    fn registry_location(
+        &self,
+        client: &Arc<RegistryClient>,
+        req: &InstallRequest<'_>,
+        pkg: &addrs::ModuleRegistryPackage,
+        version: &Version,
+    ) -> Result<ModuleSource, Diagnostics> {
+        let hostname = pkg.host.as_str();
+        let addr = req.source.to_string();
+        let at_version = version.to_string();
+        let raw_location = self
+            .cancelable(client, move |c, p| c.module_location(p, &at_version), pkg)
+            .map_err(|e| {
+                vec![sourceless(
+                    "Error accessing remote module registry",
+                    format!(
+                        "Failed to retrieve a download URL for {addr} {version} from {hostname}: {e}"
+                    ),
+                )]
+            })?;
+        match addrs::parse_module_source(&raw_location) {
+            Ok(src @ ModuleSource::Remote { .. }) => Ok(src),
+            Ok(_) => Err(vec![sourceless(
+                "Invalid package location from module registry",
+                format!(
+                    "Module registry {hostname} returned invalid source location {} for {addr} {version}: must be a direct remote package address.",
+                    addrs::go_quote(&raw_location)
+                ),
+            )]),
+            Err(e) => Err(vec![sourceless(
+                "Invalid package location from module registry",
+                format!(
+                    "Module registry {hostname} returned invalid source location {} for {addr} {version}: {e}.",
+                    addrs::go_quote(&raw_location)
+                ),
+            )]),
+        }
+    }
+
+    /// Fetches the package at `location` into `inst_path` and finds the
+    /// module's directory in it (the registry's subdirectory, which may be a
+    /// glob, joined with the call's).
+    fn fetch_registry_package(
+        &self,
+        req: &InstallRequest<'_>,
+        inst_path: &str,
+        location: &ModuleSource,
+        subdir: &str,
+    ) -> Result<String, Diagnostics> {
+        let ModuleSource::Remote {
+            package: dl_package,
+            ..
+        } = location
+        else {
+            unreachable!("checked to be a remote source by registry_location");
+        };
+        let abs_inst = self.abs(inst_path);
+        if let Err(e) = self
+            .fetcher
+            .fetch_package(&abs_inst, dl_package, &self.cfg.cancel)
+        {
+            let _ = remove_any(&abs_inst);
+            return Err(call_error(
+                req,
+                "Failed to download module",
+                format!(
+                    "Could not download module {} ({}) source code from {}: {e}.",
+                    addrs::go_quote(call_name(req)),
+                    at(req.call_range),
+                    addrs::go_quote(&location.to_string())
+                ),
+            ));
+        }
+        let final_subdir = location.from_registry(subdir).subdir().to_string();
+        let mut mod_dir = join(&[inst_path, &final_subdir]);
+        if !self.abs(&mod_dir).is_dir() && final_subdir.contains(['*', '?', '[']) {
+            // A registry may name "the single top directory" as `*`.
+            if let Ok(found) = expand_subdir_glob(&abs_inst, &final_subdir) {
+                mod_dir = relative_under(inst_path, &abs_inst, &found);
+            }
+        }
+        self.check_module_dir(req, &mod_dir, inst_path, &final_subdir, "module")?;
+        Ok(mod_dir)
+    }
+}
+
+/// The newest version of the registry's list that meets the constraints,
+/// with warnings about version strings that did not parse (which an error
+/// here carries too).
+fn choose_registry_version(
+    req: &InstallRequest<'_>,
+    pkg: &addrs::ModuleRegistryPackage,
+    versions: &ModuleVersions,
+    constraints: &Constraints,
+) -> Result<(Version, Diagnostics), Diagnostics> {
+    let (name, range) = (call_name(req), req.call_range);
+    let hostname = pkg.host.as_str();
+    let addr = req.source.to_string();
+    let Some(meta) = versions.modules.first() else {
+        return Err(call_error(
+            req,
+            "Invalid response from remote module registry",
+            format!(
+                "The registry at {hostname} returned an invalid response when OpenTofu requested available versions for module {} ({}).",
+                addrs::go_quote(name),
+                at(range)
+            ),
+        ));
+    };
+    let sel = select_version(&meta.versions, constraints);
+    let mut warnings: Diagnostics = sel
+        .invalid
+        .iter()
+        .map(|raw| {
+            Diagnostic::warning(
+                "Invalid response from remote module registry",
+                format!(
+                    "The registry at {hostname} returned an invalid version string {} for module {} ({}), which OpenTofu ignored.",
+                    addrs::go_quote(raw),
+                    addrs::go_quote(name),
+                    at(range)
+                ),
+                range.clone(),
+            )
+        })
+        .collect();
+    let Some(latest) = sel.latest else {
+        warnings.extend(call_error(
+            req,
+            "Module has no versions",
+            format!(
+                "Module {} ({}) has no versions available on {hostname}.",
+                addrs::go_quote(&addr),
+                at(range)
+            ),
+        ));
+        return Err(warnings);
+    };
+    let Some(version) = sel.latest_match else {
+        warnings.extend(call_error(
+            req,
+            "Unresolvable module version constraint",
+            format!(
+                "There is no available version of module {} ({}) which matches the given version constraint. The newest available version is {latest}.",
+                addrs::go_quote(&addr),
+                at(range)
+            ),
+        ));
+        return Err(warnings);
+    };
+    Ok((version, warnings))
+}
+
+/// The name of the module call a request is for.
+fn call_name<'a>(req: &InstallRequest<'a>) -> &'a str {
+    req.path.0.last().map(String::as_str).unwrap_or("")
+}
+
+/// An error about the module call a request is for.
+fn call_error(req: &InstallRequest<'_>, summary: &str, detail: String) -> Diagnostics {
+    vec![Diagnostic::error(summary, detail, req.call_range.clone())]
 }
 
 impl ModuleInstaller {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use cty::Value;
 
-use crate::function::{Function, FunctionTable};
+use crate::functions::framework::{Function, FunctionTable};
 
 /// Variables (root name to value, e.g. `var` to an object of all input
 /// variables) and functions, plus an optional parent that is searched for

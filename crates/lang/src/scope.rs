@@ -15,7 +15,7 @@ use hclsyntax::{has_errors, Diagnostic, Diagnostics, Expr, Range, Traversal};
 
 use crate::context::EvalContext;
 use crate::eval::{eval_expr, index_value};
-use crate::function::FunctionTable;
+use crate::functions::framework::FunctionTable;
 
 #[cfg(test)]
 #[path = "scope_tests.rs"]

@@ -40,7 +40,7 @@ pub fn function_table_with(extend: impl FnOnce(&mut FunctionTable)) -> Arc<Funct
         let whole = whole.clone();
         table.insert(
             "templatestring",
-            lang::funcs::string::templatestring_function(move || whole.upgrade()),
+            lang::functions::string::templatestring_function(move || whole.upgrade()),
         );
         table
     })

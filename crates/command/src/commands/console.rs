@@ -12,7 +12,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use cty::{Mark, Type, Value};
-use lang::funcs::typeconv::TYPE_TYPE_MARK;
+use lang::functions::typeconv::TYPE_TYPE_MARK;
 use tfdiags::{Diagnostic, Diagnostics, SourceMap};
 
 use crate::flags::{options, VarFlags};

@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 
 use addrs::Provider;
 
-use configs::provider_reqs::{ModuleRequirements, Requirements, TestFileRequirements};
+use configs::config_provider_requirements::{
+    ModuleRequirements, Requirements, TestFileRequirements,
+};
 use tfdiags::{Diagnostics, SourceMap};
 
 use crate::flags::{options, VarFlags};

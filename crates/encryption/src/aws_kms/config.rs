@@ -383,7 +383,7 @@ fn parse_assume_role_duration(val: &str) -> Result<(), String> {
     if val.is_empty() {
         return Ok(());
     }
-    let nanos = lang::funcs::datetime::parse_duration(val).map_err(|e| {
+    let nanos = lang::functions::datetime::parse_duration(val).map_err(|e| {
         format!(
             "invalid assume_role duration {}: {e}",
             cty::format::go_quote(val)

@@ -8,7 +8,7 @@ use hclsyntax::{has_errors, Diagnostic, Diagnostics, Expr, FunctionCall, Range};
 
 use super::{eval, start_range};
 use crate::context::EvalContext;
-use crate::function::{ExprClosure, FnError, Function};
+use crate::functions::framework::{ExprClosure, FnError, Function};
 
 use super::traversal::go_quote;
 
@@ -308,7 +308,7 @@ fn call_with_closures(
     expr: &Expr,
     call: &FunctionCall,
     func: &Function,
-    closure_impl: &crate::function::ClosureFn,
+    closure_impl: &crate::functions::framework::ClosureFn,
     ctx: &EvalContext<'_>,
 ) -> (Value, Diagnostics) {
     let range = expr.range.clone();

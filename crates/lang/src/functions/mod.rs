@@ -1,43 +1,54 @@
-//! The builtin functions, one family per file, and the table that holds
-//! them ([`builtin_functions`]). Each family file exposes a `register`
-//! function adding its functions to a table.
+//! The function library: the framework functions are built on
+//! ([`framework`], go-cty's `function` package), then the builtin functions
+//! grouped by the families of OpenTofu's function documentation, each
+//! family holding go-cty's `function/stdlib` ports and OpenTofu's
+//! `internal/lang/funcs` ports alike, and the table that holds them all
+//! ([`builtin_functions`]). Each family exposes a `register` function adding
+//! its functions to a table.
 
-mod collection;
-mod conversion;
-mod encoding;
-mod format;
-mod format_cases;
-mod meta;
-mod number;
-mod string;
+pub mod framework;
 
+pub mod collection;
+pub mod crypto;
+pub mod datetime;
+pub mod encoding;
+pub mod filesystem;
+pub mod ipnet;
+pub mod numeric;
+pub mod string;
+pub mod tfprovider;
+pub mod typeconv;
+
+#[cfg(test)]
+pub(crate) mod test_util;
 #[cfg(test)]
 mod tests;
 
 use std::sync::Arc;
 
-use crate::function::FunctionTable;
+use framework::FunctionTable;
 
-pub use format::format_values;
+pub use string::format_values;
 
-/// Every builtin function implemented so far, each also reachable as
-/// `core::NAME`: the families in [`crate::funcs`], then the core set here;
-/// and the builtin provider's functions as `provider::terraform::NAME`.
+/// Every builtin function implemented so far, family by family, each also
+/// reachable as `core::NAME`; and the builtin provider's functions as
+/// `provider::terraform::NAME`.
 pub fn builtin_functions() -> FunctionTable {
     let mut t = FunctionTable::new();
-    crate::funcs::register_all(&mut t);
-    collection::register(&mut t);
-    conversion::register(&mut t);
-    encoding::register(&mut t);
-    format::register(&mut t);
-    meta::register(&mut t);
-    number::register(&mut t);
+    numeric::register(&mut t);
     string::register(&mut t);
+    collection::register(&mut t);
+    encoding::register(&mut t);
+    filesystem::register(&mut t);
+    datetime::register(&mut t);
+    crypto::register(&mut t);
+    ipnet::register(&mut t);
+    typeconv::register(&mut t);
     // The builtin provider's functions under its usual local name, so
     // console and configuration expressions can call them without a
     // module's requirements at hand (OpenTofu also wants the provider in
-    // `required_providers`; other local names use `funcs::tfprovider`).
-    crate::funcs::tfprovider::register(&mut t, "terraform");
+    // `required_providers`; other local names use `tfprovider::register`).
+    tfprovider::register(&mut t, "terraform");
     t
 }
 

@@ -116,7 +116,10 @@ fn nodes_of(cfg: &Config) -> Vec<Node> {
 fn provider_display_name(cfg: &Config, addr: &addrs::LocalProviderConfig) -> String {
     addrs::AbsProviderConfig {
         module: cfg.path.clone(),
-        provider: configs::provider_reqs::provider_for_local_name(&cfg.module, &addr.local_name),
+        provider: configs::config_provider_requirements::provider_for_local_name(
+            &cfg.module,
+            &addr.local_name,
+        ),
         alias: addr.alias.clone(),
     }
     .to_string()

@@ -487,7 +487,7 @@ fn resource_provider(
         .as_ref()
         .filter(|r| !r.alias.is_empty())
         .map(|r| r.alias.clone());
-    let provider = configs::provider_reqs::resource_provider(&cfg.module, rc)
+    let provider = configs::config_provider_requirements::resource_provider(&cfg.module, rc)
         .unwrap_or_else(|| addrs::Provider::implied_for_unqualified_type(rc.implied_provider()));
     (provider, alias)
 }
