@@ -7,8 +7,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use getproviders::testing::{HttpRequest, HttpResponse, LoopbackServer};
 use serde_json::{json, Value as Json};
+use testserver::{HttpRequest, HttpResponse, LoopbackServer};
 
 /// A workspace the fake knows.
 #[derive(Debug, Clone, PartialEq, Eq)]

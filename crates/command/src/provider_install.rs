@@ -265,7 +265,10 @@ impl ProviderOutcome {
 fn requirements(
     config: &Config,
     out: &mut ProviderOutcome,
-) -> Option<(configs::provider_reqs::Requirements, ProvidersQualification)> {
+) -> Option<(
+    configs::config_provider_requirements::Requirements,
+    ProvidersQualification,
+)> {
     let (reqs, qualifs, hcl_diags) = config.provider_requirements_qualified();
     let req_errors = hclsyntax::has_errors(&hcl_diags);
     out.diags.append(hcl_diags);
@@ -324,7 +327,7 @@ fn installation_method(opts: &ProviderOptions, diags: &mut Diagnostics) -> Insta
 /// starts each query (built-in providers are only checked; providers
 /// not lockable or overridden in the lock file are skipped).
 fn plan_tasks<'a>(
-    reqs: &configs::provider_reqs::Requirements,
+    reqs: &configs::config_provider_requirements::Requirements,
     previous: &depsfile::Locks,
     method: &'a InstallationMethod,
     upgrade: bool,
@@ -409,7 +412,7 @@ impl Selections {
         task: &Task<'_>,
         outcome: Outcome,
         warnings: Vec<String>,
-        reqs: &configs::provider_reqs::Requirements,
+        reqs: &configs::config_provider_requirements::Requirements,
         qualifs: &ProvidersQualification,
         out: &mut ProviderOutcome,
     ) {
@@ -481,7 +484,7 @@ impl Selections {
     }
 
     /// Locks of providers no longer needed go.
-    fn forget_unneeded(&mut self, reqs: &configs::provider_reqs::Requirements) {
+    fn forget_unneeded(&mut self, reqs: &configs::config_provider_requirements::Requirements) {
         let stale: Vec<Provider> = self
             .new_locks
             .all_providers()

@@ -121,7 +121,7 @@ fn get_type(expr: &Expr, constraint: bool, with_defaults: bool) -> ReadType {
         _ => fail(invalid(
             format!(
                 "Keyword {} is not a valid type constructor.",
-                hclsyntax::ast::quote_string(&call.name)
+                hclsyntax::go_quote(&call.name)
             ),
             range,
         )),
@@ -155,7 +155,7 @@ fn keyword_type(kw: &str, constraint: bool, range: Range) -> ReadType {
         _ => fail(invalid(
             format!(
                 "The keyword {} is not a valid type specification.",
-                hclsyntax::ast::quote_string(kw)
+                hclsyntax::go_quote(kw)
             ),
             range,
         )),

@@ -1,16 +1,19 @@
 //! A fake AWS endpoint on loopback for the aws_kms tests (this crate's
 //! unit tests and the command's `tests/init_aws_kms.rs`, through the
-//! `test-support` feature): canned answers, one connection each, and the
-//! requests as they arrived.
+//! `test-support` feature): canned answers in order, and the requests as
+//! they arrived. It serves through the workspace's one loopback server
+//! (`testserver`).
 
-use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
+
+use testserver::{HttpRequest, HttpResponse, LoopbackServer};
 
 /// A request as the fake server received it.
 #[derive(Debug)]
 pub struct Received {
+    /// The request target: path and query.
     pub path: String,
     /// Lowercased names.
     pub headers: BTreeMap<String, String>,
@@ -21,53 +24,62 @@ impl Received {
     pub fn header(&self, name: &str) -> &str {
         self.headers.get(name).map(String::as_str).unwrap_or("")
     }
+
+    fn of(request: &HttpRequest) -> Received {
+        let path = if request.query.is_empty() {
+            request.path.clone()
+        } else {
+            format!("{}?{}", request.path, request.query)
+        };
+        Received {
+            path,
+            headers: request.headers.iter().cloned().collect(),
+            body: request.body.clone(),
+        }
+    }
 }
 
-/// Answers one connection per canned response, in order, and returns what
-/// it received.
+/// The requests received so far, and a signal for each new one.
+type Log = Arc<(Mutex<Vec<Received>>, Condvar)>;
+
+/// Answers one request per canned response, in order, and returns (when
+/// joined) what it received once every response was given.
 pub fn serve(responses: Vec<(u16, &'static str)>) -> (String, JoinHandle<Vec<Received>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let handle = std::thread::spawn(move || {
-        let mut got = Vec::new();
-        for (status, body) in responses {
-            let (stream, _) = listener.accept().unwrap();
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut line = String::new();
-            reader.read_line(&mut line).unwrap();
-            let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
-            let mut headers = BTreeMap::new();
-            loop {
-                let mut h = String::new();
-                reader.read_line(&mut h).unwrap();
-                let h = h.trim_end();
-                if h.is_empty() {
-                    break;
-                }
-                let (k, v) = h.split_once(':').unwrap();
-                headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+    let expected = responses.len();
+    let queue = Mutex::new(VecDeque::from(responses));
+    let log: Log = Arc::new((Mutex::new(Vec::new()), Condvar::new()));
+    let seen = log.clone();
+    let server = LoopbackServer::start_handler(
+        None,
+        Arc::new(move |request: &HttpRequest| {
+            let (status, body) = queue
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .pop_front()
+                .unwrap_or((500, "{\"message\":\"no canned response left\"}"));
+            let (got, arrived) = &*seen;
+            let mut got = got.lock().unwrap_or_else(PoisonError::into_inner);
+            got.push(Received::of(request));
+            arrived.notify_all();
+            HttpResponse::Reply {
+                status,
+                headers: vec![
+                    ("Content-Type".into(), "application/x-amz-json-1.1".into()),
+                    ("X-Amzn-RequestId".into(), format!("req-{}", got.len())),
+                ],
+                body: body.as_bytes().to_vec(),
             }
-            let len: usize = headers
-                .get("content-length")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0);
-            let mut req_body = vec![0; len];
-            reader.read_exact(&mut req_body).unwrap();
-            got.push(Received {
-                path,
-                headers,
-                body: req_body,
-            });
-            let mut stream = stream;
-            write!(
-                stream,
-                "HTTP/1.1 {status} X\r\nContent-Type: application/x-amz-json-1.1\r\nX-Amzn-RequestId: req-{}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                got.len(),
-                body.len()
-            )
-            .unwrap();
+        }),
+    );
+    let url = server.url("");
+    let handle = std::thread::spawn(move || {
+        let (got, arrived) = &*log;
+        let mut got = got.lock().unwrap_or_else(PoisonError::into_inner);
+        while got.len() < expected {
+            got = arrived.wait(got).unwrap_or_else(PoisonError::into_inner);
         }
-        got
+        drop(server);
+        std::mem::take(&mut *got)
     });
     (url, handle)
 }

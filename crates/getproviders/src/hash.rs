@@ -57,12 +57,7 @@ impl fmt::Display for Hash {
 
 /// Lowercase hex, as Go's `%x`.
 pub fn hex_lower(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
+    gocompat::hex::encode_to_string(bytes)
 }
 
 /// Decodes 64 hex digits into a SHA-256 sum.

@@ -5,12 +5,14 @@
 //!
 //! - `http` (feature `http`): the one ureq agent builder and Go's
 //!   `net/http` error wording for requests that got no response.
+//! - [`hex`]: `encoding/hex`'s lowercase encoding of digests.
 //! - [`json`]: `encoding/json`'s string encoding (HTML-safe).
 //! - [`quote`]: `strconv.Quote`, `strconv.QuoteRune` and `unicode.IsPrint`
 //!   (what `%q` prints), exact to Go's Unicode tables.
 //! - [`time`]: Go's `time.RFC3339` formatting of UTC instants.
 //! - [`version`]: hashicorp/go-version (module versions, `required_version`).
 
+pub mod hex;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod json;

@@ -5,6 +5,7 @@
 //! current state version. Errors read as `go-tfe`'s (`unauthorized`,
 //! `resource not found`, the status line or the JSON:API error titles).
 
+use gocompat::http::{AgentOptions, Timeout};
 use std::io::Read;
 use std::time::Duration;
 
@@ -61,7 +62,7 @@ impl Default for ClientOptions {
             retry_max: 30,
             retry_wait_min: Duration::from_millis(100),
             retry_wait_max: Duration::from_millis(400),
-            tofu_version: initwd::RegistryOptions::default().tofu_version,
+            tofu_version: cliconfig::RegistryOptions::default().tofu_version,
         }
     }
 }
@@ -113,16 +114,17 @@ impl TfeClient {
         token: &str,
         opts: ClientOptions,
     ) -> Result<TfeClient, ApiError> {
-        let agent = ureq::AgentBuilder::new()
-            .timeout_connect(opts.timeout)
-            .timeout(opts.timeout)
-            .redirects(5)
-            .user_agent(&format!(
+        let agent = AgentOptions {
+            user_agent: format!(
                 "OpenTofu/{} tofu-rs/{}",
                 opts.tofu_version,
                 env!("CARGO_PKG_VERSION")
-            ))
-            .build();
+            ),
+            connect_timeout: opts.timeout,
+            timeout: Timeout::WholeRequest(opts.timeout),
+            redirects: 5,
+        }
+        .build();
         let mut client = TfeClient {
             agent,
             base,
@@ -188,7 +190,7 @@ impl TfeClient {
                 Ok(r) => Ok(r),
                 Err(ureq::Error::Status(_, r)) => Ok(r),
                 Err(ureq::Error::Transport(t)) => Err(ApiError::Transport(
-                    initwd::fetch::http::request_error(method, url.as_str(), &t),
+                    gocompat::http::request_error(method, url.as_str(), &t),
                 )),
             };
             let retry = match &outcome {

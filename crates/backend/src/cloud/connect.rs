@@ -4,8 +4,9 @@
 //! check, and the minimum API version (2.5).
 
 use addrs::Hostname;
+use cliconfig::{RegistryHosts, RegistryOptions};
 use cty::Value;
-use initwd::{RegistryClient, RegistryError, RegistryHosts, RegistryOptions, Version};
+use initwd::{RegistryClient, RegistryError, Version};
 
 use super::client::{ApiError, ClientOptions, TfeClient};
 use super::config::{settings, CloudEnv, Settings, Strategy};
@@ -38,7 +39,7 @@ pub struct ConnectOptions {
 impl ConnectOptions {
     /// The CLI configuration of this process, OpenTofu's client settings.
     pub fn from_process() -> (ConnectOptions, tfdiags::Diagnostics) {
-        let (hosts, diags) = initwd::cliconfig::load_registry_hosts();
+        let (hosts, diags) = cliconfig::load_registry_hosts();
         (
             ConnectOptions {
                 hosts,

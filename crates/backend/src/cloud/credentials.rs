@@ -3,10 +3,10 @@
 //! CLI configuration has for the host — a `TF_TOKEN_<host>` variable
 //! (dots as `_`, hyphens as `__`), or a `credentials` block of the CLI
 //! configuration files, the `credentials.tfrc.json` `tofu login` writes
-//! among them (all read by [`initwd::cliconfig::load_registry_hosts`]).
+//! among them (all read by [`cliconfig::load_registry_hosts`]).
 
 use addrs::Hostname;
-use initwd::RegistryHosts;
+use cliconfig::RegistryHosts;
 
 use super::diag::CloudDiag;
 
@@ -76,7 +76,7 @@ mod tests {
         // backend relies on: `__` is a hyphen, `_` a dot.
         std::env::set_var("TF_TOKEN_my__tfe_example_com", "env-token");
         let mut hosts = RegistryHosts::default();
-        initwd::cliconfig::tokens_from_env(&mut hosts);
+        cliconfig::tokens_from_env(&mut hosts);
         std::env::remove_var("TF_TOKEN_my__tfe_example_com");
         assert_eq!(
             token_for(None, "my-tfe.example.com", &hosts).unwrap(),

@@ -5,10 +5,10 @@
 use std::path::Path;
 use std::time::Duration;
 
+use cliconfig::RegistryHosts;
 use configs::module::Module;
 use configs::static_eval::{RootVariables, StaticModuleCall};
-use getproviders::testing::HttpResponse;
-use initwd::RegistryHosts;
+use testserver::HttpResponse;
 
 use super::client::ClientOptions;
 use super::config::CloudEnv;

@@ -66,7 +66,11 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         for hit in &hits {
             streams.print(&format!("{}\n", shown(&hit.root)));
         }
-        view.diagnostics(streams, &undecided_warnings(&tree, &hits), &SourceMap::new());
+        view.diagnostics(
+            streams,
+            &undecided_warnings(&tree, &hits),
+            &SourceMap::new(),
+        );
     }
     0
 }
@@ -131,7 +135,10 @@ fn undecided_warnings(tree: &ConfigTree, hits: &[Affected]) -> Diagnostics {
     dirs.dedup();
     let mut diags = Diagnostics::new();
     for dir in dirs {
-        let calls = tree.dirs.get(dir).map(|d| d.undecided_calls.join(", module."));
+        let calls = tree
+            .dirs
+            .get(dir)
+            .map(|d| d.undecided_calls.join(", module."));
         diags.push(Diagnostic::warning_sourceless(
             "Module source not decided",
             &format!(

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use addrs::Provider;
-use configs::provider_reqs::Requirements;
+use configs::config_provider_requirements::Requirements;
 use getproviders::{
     hash_matches, preferred_hashes, select_version, unpacked_directory_path, CacheOutcome,
     FilesystemMirrorSource, Hash, HttpClient, InstallError, Installed, LocalPackage,

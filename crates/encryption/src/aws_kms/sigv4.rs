@@ -4,7 +4,7 @@
 //! sign naming the date, region and service; a key derived from the secret
 //! by four HMAC-SHA256 steps.
 
-use getproviders::hex_lower;
+use gocompat::hex::encode_to_string as hex_lower;
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 

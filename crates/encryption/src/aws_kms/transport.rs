@@ -7,6 +7,7 @@
 //! connection failures up to `max_retries` times; tofu-rs reports the
 //! first failure.
 
+use gocompat::http::{AgentOptions, Timeout};
 use std::io::Read;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -94,15 +95,14 @@ impl Call<'_> {
             self.signing_name,
             &amz_date,
         );
-        let agent = ureq::AgentBuilder::new()
-            .timeout_connect(CONNECT_TIMEOUT)
-            .timeout(REQUEST_TIMEOUT)
-            .redirects(0)
-            .user_agent(&format!(
-                "APN/1.0 OpenTofu/{} tofu-rs",
-                env!("CARGO_PKG_VERSION")
-            ))
-            .build();
+        let agent = AgentOptions {
+            user_agent: format!("APN/1.0 OpenTofu/{} tofu-rs", env!("CARGO_PKG_VERSION")),
+            connect_timeout: CONNECT_TIMEOUT,
+            timeout: Timeout::WholeRequest(REQUEST_TIMEOUT),
+            // The SDK does not follow redirects for KMS and STS.
+            redirects: 0,
+        }
+        .build();
         let mut req = agent.post(url.as_str());
         for (k, v) in &headers {
             req = req.set(k, v);
