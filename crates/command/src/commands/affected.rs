@@ -66,11 +66,13 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         for hit in &hits {
             streams.print(&format!("{}\n", shown(&hit.root)));
         }
-        view.diagnostics(
-            streams,
-            &undecided_warnings(&tree, &hits),
-            &SourceMap::new(),
-        );
+        let warnings = undecided_warnings(&tree, &hits);
+        if !warnings.is_empty() {
+            view.diagnostics(streams, &warnings, &SourceMap::new());
+            // The rendered diagnostics end without a line break; the
+            // output ends with one.
+            streams.print("\n");
+        }
     }
     0
 }
@@ -141,7 +143,7 @@ fn undecided_warnings(tree: &ConfigTree, hits: &[Affected]) -> Diagnostics {
             .map(|d| d.undecided_calls.join(", module."));
         diags.push(Diagnostic::warning_sourceless(
             "Module source not decided",
-            &format!(
+            format!(
                 "The source of module.{} in {} could not be evaluated without input variables, so the roots that use {} are listed for any change.",
                 calls.unwrap_or_default(),
                 shown(dir),

@@ -71,15 +71,28 @@ pub fn affected_roots(
     out
 }
 
-/// `file` relative to `base`, cleaned; `None` for an absolute path
-/// elsewhere.
+/// `file` relative to `base`, cleaned: an absolute path outside the base
+/// gets leading `..` (a module the base's roots call from beside it, such
+/// as `../modules/net`, is part of their configuration too).
 fn relative_to(base: &Path, file: &Path) -> Option<PathBuf> {
-    if file.is_absolute() {
-        let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
-        let file = canonical_parent(file);
-        return file.strip_prefix(&base).ok().map(clean);
+    if !file.is_absolute() {
+        return Some(clean(file));
     }
-    Some(clean(file))
+    let base = std::fs::canonicalize(base).ok()?;
+    let file = canonical_parent(file);
+    let common = base
+        .components()
+        .zip(file.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut rel = PathBuf::new();
+    for _ in base.components().skip(common) {
+        rel.push("..");
+    }
+    for c in file.components().skip(common) {
+        rel.push(c);
+    }
+    Some(clean(&rel))
 }
 
 /// `file` with its existing parent directories resolved (the file itself
@@ -101,8 +114,17 @@ fn owner(tree: &ConfigTree, file: &Path) -> Option<PathBuf> {
     if name.starts_with('.') && name != ".terraform.lock.hcl" {
         return None;
     }
+    // Above `../x`, only `..` (or the base, for a file outside it) is
+    // left: no configuration directory there holds the file.
+    let ups = file
+        .components()
+        .take_while(|c| matches!(c, std::path::Component::ParentDir))
+        .count();
     let mut dir = file.parent();
     while let Some(d) = dir {
+        if ups > 0 && d.components().count() <= ups {
+            return None;
+        }
         if hidden(d.file_name()) {
             return None;
         }
@@ -204,12 +226,25 @@ mod tests {
     #[test]
     fn hidden_directories_and_files_outside_configurations_affect_nothing() {
         let (d, tree, roots) = repo();
+        // Even when the base is a configuration directory itself, a file
+        // beside it is not in it.
+        write(d.path(), "main.tf", "variable \"top\" { default = 1 }\n");
+        let with_top = ConfigTree::scan(d.path());
+        let top_roots = with_top.roots();
+        let hit = affected_roots(
+            &with_top,
+            d.path(),
+            &top_roots,
+            &changed(&["../outside/main.tf"]),
+        );
+        assert!(hit.is_empty(), "{hit:?}");
         for f in [
             "live/a/.terraform/modules/r/main.tf",
             ".github/workflows/ci.yml",
             "README.md",
             "live/a/.gitignore",
             "/elsewhere/main.tf",
+            "../outside/main.tf",
         ] {
             let hit = affected_roots(&tree, d.path(), &roots, &changed(&[f]));
             assert!(hit.is_empty(), "{f}: {hit:?}");
@@ -222,6 +257,13 @@ mod tests {
         let abs = d.path().join("live/b/variables.tf");
         let hit = affected_roots(&tree, d.path(), &roots, &[abs]);
         assert_eq!(names(&hit), ["live/b"]);
+        // From a subdirectory: a module beside it, reached by its roots.
+        let live = d.path().join("live");
+        let sub_tree = ConfigTree::scan(&live);
+        let sub_roots = sub_tree.roots();
+        let shared = d.path().join("modules/net/sub/main.tf");
+        let hit = affected_roots(&sub_tree, &live, &sub_roots, &[shared]);
+        assert_eq!(names(&hit), ["a", "b"]);
         let gone = affected_roots(
             &tree,
             d.path(),

@@ -1,0 +1,3 @@
+module "n" {
+  source = "../../modules/net"
+}

@@ -1,0 +1,3 @@
+module "r" {
+  source = "git::https://example.com/r.git?ref=v1"
+}

@@ -1,0 +1,3 @@
+module "u" {
+  source = "../../modules/unrelated"
+}

@@ -1,0 +1,7 @@
+variable "module_dir" {
+  type = string
+}
+
+module "m" {
+  source = var.module_dir
+}

@@ -1,0 +1,8 @@
+variable "module_dir" {
+  type    = string
+  default = "../modules/x"
+}
+
+module "m" {
+  source = var.module_dir
+}
