@@ -62,8 +62,8 @@ fn manifest(bytes: &[u8]) {
 }
 
 fn cli_config(name: &str, bytes: &[u8]) {
-    let mut hosts = initwd::registry::RegistryHosts::default();
-    let mut diags = Diagnostics::from(initwd::cliconfig::parse_registry_hosts(
+    let mut hosts = cliconfig::RegistryHosts::default();
+    let mut diags = Diagnostics::from(cliconfig::parse_registry_hosts(
         name, bytes, &mut hosts,
     ));
     let (_, more) = getproviders::parse_provider_cli_config(name, bytes);
