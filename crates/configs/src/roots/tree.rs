@@ -182,7 +182,12 @@ fn load_dir(base: &Path, rel: &Path) -> ConfigDir {
                 });
             }
             Some(_) => {}
-            None if call.source.is_some() => dir.undecided_calls.push(call.name.clone()),
+            // A source built from input that has no value here. (A
+            // constant that is not a valid source calls nothing: loading
+            // the directory reports it.)
+            None if call.source.is_some() && !call.has_constant_static_fields() => {
+                dir.undecided_calls.push(call.name.clone())
+            }
             None => {}
         }
     }
@@ -372,9 +377,17 @@ mod tests {
             "good/main.tf",
             "module \"m\" { source = \"../missing\" }\n",
         );
+        write(
+            d.path(),
+            "invalid/main.tf",
+            "module \"m\" { source = \"ext::sh -c x\" }\n",
+        );
         let tree = ConfigTree::scan(d.path());
-        assert_eq!(tree.roots(), paths(&["bad", "good"]));
+        assert_eq!(tree.roots(), paths(&["bad", "good", "invalid"]));
         assert!(tree.dirs.contains_key(Path::new("missing")));
+        // An invalid constant source calls nothing and is not undecided.
+        assert!(tree.dirs[Path::new("invalid")].undecided_calls.is_empty());
+        assert!(tree.dirs[Path::new("invalid")].calls.is_empty());
     }
 
     #[test]
