@@ -740,7 +740,7 @@ fn install_modules(
     cfg.upgrade = upgrade;
     cfg.cancel = interrupt.cancel().clone();
 
-    let (hosts, host_diags) = initwd::cliconfig::load_registry_hosts();
+    let (hosts, host_diags) = cliconfig::load_registry_hosts();
     diags.append(host_diags);
     let mut opts = RegistryOptions::from_env();
     opts.hosts = hosts;

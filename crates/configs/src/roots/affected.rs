@@ -33,9 +33,11 @@ pub fn affected_roots(
     roots: &[PathBuf],
     changed: &[PathBuf],
 ) -> Vec<Affected> {
+    // Resolved once: every absolute changed path is compared with it.
+    let canonical_base = std::fs::canonicalize(base).ok();
     let owners: Vec<(PathBuf, PathBuf)> = changed
         .iter()
-        .filter_map(|f| relative_to(base, f))
+        .filter_map(|f| relative_to(canonical_base.as_deref(), f))
         .filter_map(|f| owner(tree, &f).map(|o| (f, o)))
         .collect();
     let any_change = !owners.is_empty();
@@ -71,14 +73,14 @@ pub fn affected_roots(
     out
 }
 
-/// `file` relative to `base`, cleaned: an absolute path outside the base
+/// `file` relative to the base (given resolved), cleaned: an absolute path outside the base
 /// gets leading `..` (a module the base's roots call from beside it, such
 /// as `../modules/net`, is part of their configuration too).
-fn relative_to(base: &Path, file: &Path) -> Option<PathBuf> {
+fn relative_to(canonical_base: Option<&Path>, file: &Path) -> Option<PathBuf> {
     if !file.is_absolute() {
         return Some(clean(file));
     }
-    let base = std::fs::canonicalize(base).ok()?;
+    let base = canonical_base?;
     let file = canonical_parent(file);
     let common = base
         .components()

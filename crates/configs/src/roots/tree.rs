@@ -7,7 +7,7 @@
 //! loaded to follow their own calls, but are never roots.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use addrs::ModuleSource;
 use rayon::prelude::*;
@@ -207,24 +207,13 @@ fn load_dir(base: &Path, rel: &Path) -> ConfigDir {
     dir
 }
 
-/// Lexical cleaning, as Go's `filepath.Clean` of a relative path: `.`
-/// dropped, `x/..` folded, leading `..` kept; the base itself is `""`.
+/// Lexical cleaning with Go's `path.Clean` (`addrs::clean_path`, what
+/// local module sources are joined with), the base itself as `""`.
 pub fn clean(path: &Path) -> PathBuf {
-    let mut parts: Vec<Component<'_>> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => match parts.last() {
-                Some(Component::Normal(_)) => {
-                    parts.pop();
-                }
-                Some(Component::RootDir | Component::Prefix(_)) => {}
-                _ => parts.push(c),
-            },
-            other => parts.push(other),
-        }
+    match addrs::clean_path(&path.to_string_lossy()).as_str() {
+        "." => PathBuf::new(),
+        cleaned => PathBuf::from(cleaned),
     }
-    parts.iter().collect()
 }
 
 #[cfg(test)]
