@@ -12,6 +12,7 @@ pub mod interrupt;
 pub mod loader;
 pub mod module_install;
 pub mod provider_install;
+pub mod recursive;
 pub mod root_eval;
 pub mod variables;
 pub mod view;

@@ -34,14 +34,26 @@ pub fn modules_dir() -> String {
     data_dir().join("modules").to_string_lossy().into_owned()
 }
 
+/// The data directory of the working directory `work_dir` (a root module
+/// of `-recursive`), as seen from the process.
+pub fn data_dir_in(work_dir: &Path) -> PathBuf {
+    under(work_dir, &data_dir().to_string_lossy())
+}
+
 /// `rel` (a manifest directory) as seen from the process: unchanged when
 /// `work_dir` is the current directory, so file names in diagnostics stay
-/// as OpenTofu prints them (`modules/vpc/main.tf`).
+/// as OpenTofu prints them (`modules/vpc/main.tf`). Below another working
+/// directory (a root of `-recursive`) the join is cleaned lexically, so
+/// that every root reaching `modules/vpc` names it, and reads it, the same
+/// way (`live/a/../../modules/vpc` and `live/b/../../modules/vpc` would be
+/// two spellings of one directory). Roots found by discovery have no
+/// symlinked components, which is what makes the lexical clean exact.
 pub fn under(work_dir: &Path, rel: &str) -> PathBuf {
     if work_dir == Path::new(".") || Path::new(rel).is_absolute() {
         PathBuf::from(rel)
     } else {
-        work_dir.join(rel)
+        let joined = work_dir.join(rel);
+        PathBuf::from(addrs::clean_path(&joined.to_string_lossy()))
     }
 }
 
@@ -240,6 +252,7 @@ pub fn load_config(dir: &Path, root_call: &StaticModuleCall, test_dir: &str) -> 
 
 /// [`load_config`] reading module directories through `dirs`: `init`
 /// passes the cache its installer filled, so nothing is parsed twice.
+/// `dir` is also the working directory whose manifest is read.
 pub fn load_config_with(
     dir: &Path,
     root_call: &StaticModuleCall,
@@ -251,7 +264,7 @@ pub fn load_config_with(
         diags.extend(root.load_tests(test_dir));
         root
     });
-    build_from_root(root, diags, true, dirs)
+    build_from_root(root, diags, true, dir, dirs)
 }
 
 /// The configuration without test files for a root module already read (by
@@ -259,7 +272,7 @@ pub fn load_config_with(
 /// not parsed again.
 pub fn load_config_from_root(mut root: Module, root_call: &StaticModuleCall) -> Loaded {
     let diags = root.with_static_call(root_call.clone());
-    build_from_root(Some(root), diags, false, &Arc::default())
+    build_from_root(Some(root), diags, false, Path::new("."), &Arc::default())
 }
 
 /// The configuration for a command's own flags: the root module in `dir`
@@ -276,10 +289,36 @@ pub fn load_config_for_flags(
     test_dir: Option<&str>,
     input: bool,
 ) -> (Loaded, tfdiags::Diagnostics) {
-    let (module, mut diags) = load_module_dir(dir);
+    let place = LoadPlace {
+        work_dir: Path::new("."),
+        dirs: &Arc::default(),
+    };
+    load_config_for_flags_in(&place, dir, var_flags, test_dir, input)
+}
+
+/// Where a command run on one root module reads from: the working
+/// directory (its `.terraform`, its variable files) and the module
+/// directories already read. A command run on its own works in `.` with a
+/// cache of its own; `-recursive` runs each root in the root's directory,
+/// all of them sharing one cache.
+pub struct LoadPlace<'a> {
+    pub work_dir: &'a Path,
+    pub dirs: &'a Arc<ModuleDirCache>,
+}
+
+/// [`load_config_for_flags`] in the working directory and with the module
+/// directories `place` gives.
+pub fn load_config_for_flags_in(
+    place: &LoadPlace<'_>,
+    dir: &Path,
+    var_flags: &VarFlags,
+    test_dir: Option<&str>,
+    input: bool,
+) -> (Loaded, tfdiags::Diagnostics) {
+    let (module, mut diags) = place.dirs.load(dir);
     let Some(mut root) = module else {
         return (
-            build_from_root(None, diags, false, &Arc::default()),
+            build_from_root(None, diags, false, place.work_dir, place.dirs),
             tfdiags::Diagnostics::new(),
         );
     };
@@ -292,7 +331,7 @@ pub fn load_config_for_flags(
         crate::variables::collect(
             &root,
             var_flags.as_slice(),
-            Path::new("."),
+            place.work_dir,
             crate::variables::Unset::Unknown,
         )
     };
@@ -300,7 +339,13 @@ pub fn load_config_for_flags(
     if let Some(test_dir) = test_dir {
         diags.extend(root.load_tests(test_dir));
     }
-    let mut loaded = build_from_root(Some(root), diags, test_dir.is_some(), &Arc::default());
+    let mut loaded = build_from_root(
+        Some(root),
+        diags,
+        test_dir.is_some(),
+        place.work_dir,
+        place.dirs,
+    );
     for f in &vars.files {
         loaded.sources.insert(f.clone());
     }
@@ -311,6 +356,7 @@ fn build_from_root(
     root: Option<Module>,
     mut diags: Diagnostics,
     tests: bool,
+    work_dir: &Path,
     dirs: &Arc<ModuleDirCache>,
 ) -> Loaded {
     let root = root.map(|mut root| {
@@ -337,7 +383,7 @@ fn build_from_root(
             sources,
         };
     }
-    let walker = match ManifestWalker::read(Path::new("."), &modules_dir()) {
+    let walker = match ManifestWalker::read(work_dir, &modules_dir()) {
         Ok(w) => w.with_dirs(dirs.clone()),
         Err(d) => {
             diags.push(*d);

@@ -36,6 +36,16 @@ pub struct ProviderOptions {
     pub lockfile_readonly: bool,
     /// Whether output is coloured.
     pub color: bool,
+    /// The working directory, as the process sees it: `.`, or a root of
+    /// `-recursive`. The lock file and `.terraform/providers` are in it.
+    pub work_dir: PathBuf,
+}
+
+impl ProviderOptions {
+    /// The dependency lock file of the working directory.
+    fn lock_file(&self) -> PathBuf {
+        crate::loader::under(&self.work_dir, LOCK_FILE)
+    }
 }
 
 /// What the step printed and found.
@@ -199,8 +209,8 @@ pub(crate) fn locked_for(lock: &depsfile::ProviderLock) -> Option<getproviders::
     Some(getproviders::LockedProvider { version, hashes })
 }
 
-/// Runs the provider step for `config`, the working directory being the
-/// current directory.
+/// Runs the provider step for `config` in the working directory
+/// `opts.work_dir`.
 pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome {
     let mut out = ProviderOutcome {
         stdout: Vec::new(),
@@ -212,7 +222,7 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
     let Some((reqs, qualifs)) = requirements(config, &mut out) else {
         return out.aborted();
     };
-    let (previous, lock_diags) = depsfile::load_locks_if_present(Path::new(LOCK_FILE));
+    let (previous, lock_diags) = depsfile::load_locks_if_present(&opts.lock_file());
     out.diags.append(lock_diags);
     if out.diags.has_errors() {
         return out.aborted();
@@ -293,7 +303,11 @@ struct InstallationMethod {
 /// `-plugin-dir` directories; the plugin cache; the platform and the
 /// target directory, cleared of the staging a killed run left.
 fn installation_method(opts: &ProviderOptions, diags: &mut Diagnostics) -> InstallationMethod {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    // Implied local mirrors (`terraform.d/plugins`) are looked for in the
+    // working directory.
+    let cwd = std::env::current_dir()
+        .unwrap_or_else(|_| PathBuf::from("."))
+        .join(&opts.work_dir);
     let (cli_cfg, cfg_diags) = getproviders::load_provider_cli_config();
     diags.append(cfg_diags);
     let (net, net_diags) = getproviders::NetworkSettings::from_environment();
@@ -309,7 +323,7 @@ fn installation_method(opts: &ProviderOptions, diags: &mut Diagnostics) -> Insta
         c.may_break_lock_file = cli_cfg.plugin_cache_may_break_dependency_lock_file;
         c
     });
-    let target = crate::loader::data_dir().join("providers");
+    let target = crate::loader::data_dir_in(&opts.work_dir).join("providers");
     // Under init's working-directory lock: staging anywhere below is what
     // a killed run left, whether or not this configuration still uses
     // that provider.
@@ -581,7 +595,7 @@ fn write_lock_file(
         },
         opts.color,
     ));
-    let save = depsfile::save_locks_to_file(&selections.new_locks, Path::new(LOCK_FILE));
+    let save = depsfile::save_locks_to_file(&selections.new_locks, &opts.lock_file());
     out.diags.append(save);
 }
 
@@ -745,13 +759,14 @@ fn fetch_failure(
 }
 
 /// `storePluginPath`: `-plugin-dir` values recorded in
-/// `.terraform/plugin_path` (Go's indented JSON), a single empty value
-/// removing the record.
-pub fn store_plugin_path(dirs: &[String]) -> Result<(), String> {
+/// `.terraform/plugin_path` (Go's indented JSON) of the working directory
+/// `work_dir`, a single empty value removing the record.
+pub fn store_plugin_path(dirs: &[String], work_dir: &Path) -> Result<(), String> {
     if dirs.is_empty() {
         return Ok(());
     }
-    let path = crate::loader::data_dir().join("plugin_path");
+    let data_dir = crate::loader::data_dir_in(work_dir);
+    let path = data_dir.join("plugin_path");
     if dirs.len() == 1 && dirs[0].is_empty() {
         return match std::fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.to_string()),
@@ -763,7 +778,7 @@ pub fn store_plugin_path(dirs: &[String]) -> Result<(), String> {
         .map(|d| format!("  {}", go_json_string(d)))
         .collect();
     let js = format!("[\n{}\n]", items.join(",\n"));
-    let _ = std::fs::create_dir_all(crate::loader::data_dir());
+    let _ = std::fs::create_dir_all(&data_dir);
     initwd::atomic_file::write_atomic(&path, js.as_bytes()).map_err(|e| e.to_string())
 }
 

@@ -24,6 +24,18 @@ impl Streams {
         }
     }
 
+    /// What was written to captured streams: (stdout, stderr); nothing for
+    /// the process's own.
+    pub fn into_text(self) -> (String, String) {
+        match self {
+            Streams::Captured { stdout, stderr } => (
+                String::from_utf8_lossy(&stdout).into_owned(),
+                String::from_utf8_lossy(&stderr).into_owned(),
+            ),
+            Streams::System => (String::new(), String::new()),
+        }
+    }
+
     /// Disposes of what a command built once it is done with it. In the
     /// process itself the memory is left to the exit: freeing a large
     /// configuration's millions of nodes one by one (many allocated on

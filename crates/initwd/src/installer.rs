@@ -156,7 +156,8 @@ pub struct ModuleInstaller {
     /// The keys the manifest file on disk records, which a run killed
     /// now would leave for the next one to trust.
     on_disk: Mutex<BTreeSet<String>>,
-    fetcher: PackageFetcher,
+    /// Shared by every root of `init -recursive`.
+    fetcher: Arc<PackageFetcher>,
     /// Shared with the threads registry requests run on.
     registry: Option<Arc<RegistryClient>>,
     hooks: Arc<dyn InstallHooks>,
@@ -181,7 +182,7 @@ impl ModuleInstaller {
     /// records the root module.
     pub fn new(
         cfg: InstallerConfig,
-        fetcher: PackageFetcher,
+        fetcher: Arc<PackageFetcher>,
         registry: Option<RegistryClient>,
         hooks: Arc<dyn InstallHooks>,
     ) -> Result<ModuleInstaller, Diagnostics> {

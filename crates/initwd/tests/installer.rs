@@ -60,7 +60,7 @@ impl Env {
         cfg.upgrade = upgrade;
         ModuleInstaller::new(
             cfg,
-            PackageFetcher::new(HttpSettings::default()),
+            Arc::new(PackageFetcher::new(HttpSettings::default())),
             registry,
             self.hooks.clone(),
         )
@@ -587,9 +587,14 @@ fn manifest_read_errors_are_reported() {
         "{\"Modules\":[{\"Key\":\"a\"},{\"Key\":\"a\"}]}",
     );
     let cfg = InstallerConfig::new(env.work.path());
-    let err = ModuleInstaller::new(cfg, PackageFetcher::default(), None, env.hooks.clone())
-        .err()
-        .unwrap();
+    let err = ModuleInstaller::new(
+        cfg,
+        Arc::new(PackageFetcher::default()),
+        None,
+        env.hooks.clone(),
+    )
+    .err()
+    .unwrap();
     assert_eq!(err[0].summary, "Failed to read modules manifest file");
     assert_eq!(
         err[0].detail,

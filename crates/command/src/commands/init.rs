@@ -25,7 +25,7 @@ use crate::flags::{options, VarFlags};
 use crate::go_duration::parse_go_duration;
 use crate::interrupt::InterruptScope;
 use crate::loader::{
-    config_sources, data_dir, load_config_with, modules_dir, root_static_call_for,
+    config_sources, data_dir_in, load_config_with, modules_dir, root_static_call_for, under,
 };
 use crate::module_install::InstallWalker;
 use crate::provider_install::{self, ProviderOptions};
@@ -99,12 +99,12 @@ impl InstallHooks for HumanHooks {
     }
 }
 
-struct InitView {
-    view: View,
+pub(crate) struct InitView {
+    pub(crate) view: View,
 }
 
 impl InitView {
-    fn color(&self) -> bool {
+    pub(crate) fn color(&self) -> bool {
         self.view.options.color
     }
 
@@ -118,7 +118,12 @@ impl InitView {
 
     /// `View.Diagnostics` with `DiagsWithNewline`: each diagnostic is
     /// followed by an empty line, as init's legacy output was.
-    fn diagnostics(&self, streams: &mut Streams, diags: &Diagnostics, sources: &SourceMap) {
+    pub(crate) fn diagnostics(
+        &self,
+        streams: &mut Streams,
+        diags: &Diagnostics,
+        sources: &SourceMap,
+    ) {
         let is_local = |_: &tfdiags::DeprecationCause| true;
         for msg in tfdiags::render_diagnostics(diags, sources, &self.view.options, &is_local) {
             let text = format!("{}\n", msg.text);
@@ -178,6 +183,11 @@ options! {
         /// `-test-directory`.
         test_directory: String = configs::test_file::DEFAULT_TEST_DIRECTORY.to_string()
             => ["test-directory"],
+        /// `-recursive`: every root module below the current directory,
+        /// or each directory given as an argument.
+        recursive: bool => ["recursive"],
+        /// `-json`: with `-recursive`, one document per root.
+        json: bool => ["json"],
     }
 }
 
@@ -192,49 +202,105 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     let mut view = InitView {
         view: View::new(opts.no_color),
     };
-    match run_phases(&opts, &mut view, streams) {
+    let lock_wait = match check_options(&opts, &mut view, streams) {
+        Ok(wait) => wait,
+        Err(Stop(code)) => return code,
+    };
+    if opts.recursive {
+        return super::init_recursive::run(&opts, &view, lock_wait, streams);
+    }
+    let shared = SharedInit::new(None);
+    let mut root = RootInit::new(PathBuf::from("."), lock_wait);
+    match root.run(&opts, &view, streams, &shared) {
         Ok(()) => 0,
         Err(Stop(code)) => code,
     }
 }
 
 /// init ended early with this exit status, what it had to say printed.
-struct Stop(i32);
+pub(crate) struct Stop(pub(crate) i32);
 
-/// `InitCommand.Run`'s steps, in order. Each step reports what stops
-/// the run itself and returns [`Stop`].
-fn run_phases(opts: &InitOptions, view: &mut InitView, streams: &mut Streams) -> Result<(), Stop> {
-    let lock_wait = check_options(opts, view, streams)?;
-    record_plugin_dirs(opts, view, streams)?;
-    if !has_configuration(view, streams)? {
-        view.println(streams, EMPTY_DIR);
-        return Ok(());
+/// What every root of one init shares: the module directories read so
+/// far, the package fetcher (a package many roots use is fetched once),
+/// and the interrupt that cancels them all.
+pub(crate) struct SharedInit {
+    pub(crate) dirs: Arc<ModuleDirCache>,
+    pub(crate) fetcher: Arc<PackageFetcher>,
+    /// SIGINT's token when the caller catches it for the whole run
+    /// (`-recursive`); `None`: SIGINT is caught while modules install
+    /// only, and kills the process at any other time, as in OpenTofu.
+    pub(crate) cancel: Option<initwd::Cancel>,
+}
+
+impl SharedInit {
+    pub(crate) fn new(cancel: Option<initwd::Cancel>) -> SharedInit {
+        SharedInit {
+            dirs: Arc::new(ModuleDirCache::new()),
+            fetcher: Arc::new(PackageFetcher::default()),
+            cancel,
+        }
     }
-    let mut run = InitRun {
-        streams,
-        view,
-        diags: Diagnostics::new(),
-        sources: SourceMap::new(),
-        lock: InitLock {
-            held: None,
-            wait: lock_wait,
-        },
-        header: false,
-    };
-    // Every module directory is read once: for installing, then for the
-    // load of the installed tree (many calls share a directory).
-    let dirs = Arc::new(ModuleDirCache::new());
-    let (root, root_call) = run.load_root_module(opts, &dirs)?;
-    run.check_encryption(opts, &root)?;
-    let backend = run.configure_backend(opts, &root)?;
-    run.get_modules(opts, root, &dirs)?;
-    let config = run.load_installed_tree(opts, &root_call, &dirs, backend.diags)?;
-    // Providers are installed whatever -get says, as OpenTofu does.
-    if let Some(config) = &config {
-        run.get_providers(opts, config)?;
+}
+
+/// One root module's init: its working directory (`.`, or a root of
+/// `-recursive`), and once it has run, what it found.
+pub(crate) struct RootInit {
+    pub(crate) work_dir: PathBuf,
+    lock_wait: Duration,
+    /// The diagnostics the run reported, with their sources.
+    pub(crate) diags: Diagnostics,
+    pub(crate) sources: SourceMap,
+    /// With `-recursive`: no success messages, only the warnings.
+    pub(crate) quiet: bool,
+}
+
+impl RootInit {
+    pub(crate) fn new(work_dir: PathBuf, lock_wait: Duration) -> RootInit {
+        RootInit {
+            work_dir,
+            lock_wait,
+            diags: Diagnostics::new(),
+            sources: SourceMap::new(),
+            quiet: false,
+        }
     }
-    run.print_success(backend.is_cloud);
-    Ok(())
+
+    /// `InitCommand.Run`'s steps after the checks of the flags, in order.
+    /// Each step reports what stops the run itself and returns [`Stop`].
+    pub(crate) fn run(
+        &mut self,
+        opts: &InitOptions,
+        view: &InitView,
+        streams: &mut Streams,
+        shared: &SharedInit,
+    ) -> Result<(), Stop> {
+        record_plugin_dirs(opts, view, streams, &self.work_dir)?;
+        if !has_configuration(view, streams, &self.work_dir)? {
+            if !self.quiet {
+                view.println(streams, EMPTY_DIR);
+            }
+            return Ok(());
+        }
+        let mut run = InitRun {
+            streams,
+            view,
+            work_dir: &self.work_dir,
+            diags: Diagnostics::new(),
+            sources: SourceMap::new(),
+            lock: InitLock {
+                held: None,
+                wait: self.lock_wait,
+                data_dir: data_dir_in(&self.work_dir),
+                work_dir: self.work_dir.clone(),
+            },
+            header: false,
+            quiet: self.quiet,
+        };
+        let result = run.phases(opts, shared);
+        self.diags = std::mem::take(&mut run.diags);
+        self.sources = std::mem::take(&mut run.sources);
+        result
+    }
 }
 
 /// The checks of the flags' values and combinations (`ParseInit` and
@@ -254,7 +320,7 @@ fn check_options(
         return Err(Stop(1));
     }
     view.view.options.deprecation = level;
-    if !opts.args.is_empty() {
+    if !opts.args.is_empty() && !opts.recursive {
         return Err(usage_error(
             streams,
             view,
@@ -286,15 +352,20 @@ fn record_plugin_dirs(
     opts: &InitOptions,
     view: &InitView,
     streams: &mut Streams,
+    work_dir: &Path,
 ) -> Result<(), Stop> {
-    provider_install::store_plugin_path(&opts.plugin_dirs)
+    provider_install::store_plugin_path(&opts.plugin_dirs, work_dir)
         .map_err(|e| usage_error(streams, view, "Error saving -plugin-path values", &e))
 }
 
 /// Whether the working directory has configuration files (test files
 /// count); an empty one is initialized with nothing to do.
-fn has_configuration(view: &InitView, streams: &mut Streams) -> Result<bool, Stop> {
-    match configs::file_names::dir_files(Path::new(".")) {
+fn has_configuration(
+    view: &InitView,
+    streams: &mut Streams,
+    work_dir: &Path,
+) -> Result<bool, Stop> {
+    match configs::file_names::dir_files(work_dir) {
         Ok(files) => {
             Ok(!(files.primary.is_empty() && files.overrides.is_empty() && files.tests.is_empty()))
         }
@@ -319,20 +390,20 @@ impl InitOptions {
         self.backend.unwrap_or(true) && self.cloud.unwrap_or(true)
     }
 
-    /// What the backend step needs of the flags.
-    fn backend_options(&self) -> backend::Options {
+    /// What the backend step needs of the flags, in `work_dir`.
+    fn backend_options(&self, work_dir: &Path) -> backend::Options {
         backend::Options {
             config_extra: self.backend_config.clone(),
             reconfigure: self.reconfigure,
             migrate_state: self.migrate_state || self.force_copy,
             force_copy: self.force_copy,
             input: self.input && std::io::IsTerminal::is_terminal(&std::io::stdin()),
-            data_dir: data_dir(),
+            data_dir: data_dir_in(work_dir),
         }
     }
 
     /// What the provider step needs of the flags.
-    fn provider_options(&self, color: bool) -> ProviderOptions {
+    fn provider_options(&self, color: bool, work_dir: &Path) -> ProviderOptions {
         ProviderOptions {
             upgrade: self.upgrade,
             plugin_dirs: self
@@ -343,6 +414,7 @@ impl InitOptions {
                 .collect(),
             lockfile_readonly: self.lockfile.as_deref() == Some("readonly"),
             color,
+            work_dir: work_dir.to_path_buf(),
         }
     }
 }
@@ -361,15 +433,39 @@ struct BackendStep {
 struct InitRun<'a> {
     streams: &'a mut Streams,
     view: &'a InitView,
+    /// The working directory, as the process sees it.
+    work_dir: &'a Path,
     diags: Diagnostics,
     sources: SourceMap,
     lock: InitLock,
     /// A step printed its heading: the final messages follow an empty
     /// line.
     header: bool,
+    /// No success messages (`-recursive` prints its own line).
+    quiet: bool,
 }
 
 impl InitRun<'_> {
+    /// The steps from loading the root module on.
+    fn phases(&mut self, opts: &InitOptions, shared: &SharedInit) -> Result<(), Stop> {
+        // Every module directory is read once: for installing, then for the
+        // load of the installed tree (many calls share a directory).
+        let dirs = &shared.dirs;
+        let (root, root_call) = self.load_root_module(opts, dirs)?;
+        self.check_encryption(opts, &root)?;
+        let backend = self.configure_backend(opts, &root)?;
+        self.get_modules(opts, root, shared)?;
+        let config = self.load_installed_tree(opts, &root_call, dirs, backend.diags)?;
+        // Providers are installed whatever -get says, as OpenTofu does.
+        if let Some(config) = &config {
+            self.get_providers(opts, config)?;
+        }
+        if !self.quiet {
+            self.print_success(backend.is_cloud);
+        }
+        Ok(())
+    }
+
     /// Shows the diagnostics so far; init fails.
     fn fail(&mut self) -> Stop {
         self.view
@@ -412,7 +508,7 @@ impl InitRun<'_> {
         opts: &InitOptions,
         dirs: &Arc<ModuleDirCache>,
     ) -> Result<(Module, StaticModuleCall), Stop> {
-        let root_dir = Path::new(".");
+        let root_dir = self.work_dir;
         let (root, mut early) = dirs.load(root_dir);
         let Some(mut root) = root else {
             self.view.config_error(self.streams);
@@ -470,7 +566,7 @@ impl InitRun<'_> {
             return Ok(step);
         }
         self.header = true;
-        let backend_opts = opts.backend_options();
+        let backend_opts = opts.backend_options(self.work_dir);
         if let Some(cloud) = &root.cloud_config {
             self.println("\n[reset][bold]Initializing cloud backend...");
             self.acquire_lock()?;
@@ -509,7 +605,7 @@ impl InitRun<'_> {
         &mut self,
         opts: &InitOptions,
         root: Module,
-        dirs: &Arc<ModuleDirCache>,
+        shared: &SharedInit,
     ) -> Result<(), Stop> {
         if !opts.get || (root.module_calls.is_empty() && !root.has_test_run_modules()) {
             return Ok(());
@@ -521,7 +617,7 @@ impl InitRun<'_> {
             "[reset][bold]Initializing modules..."
         });
         self.acquire_lock()?;
-        let installed = install_modules(root, opts.upgrade, self.streams, dirs);
+        let installed = install_modules(root, opts.upgrade, self.streams, self.work_dir, shared);
         self.add_sources(installed.sources.iter());
         let failed = installed.diags.has_errors();
         for d in installed.diags.into_vec() {
@@ -549,7 +645,7 @@ impl InitRun<'_> {
         dirs: &Arc<ModuleDirCache>,
         backend_diags: Diagnostics,
     ) -> Result<Option<Config>, Stop> {
-        let loaded = load_config_with(Path::new("."), root_call, &opts.test_directory, dirs);
+        let loaded = load_config_with(self.work_dir, root_call, &opts.test_directory, dirs);
         self.add_sources(loaded.sources.iter());
         let back_failed = backend_diags.has_errors();
         self.diags.append(backend_diags);
@@ -567,8 +663,10 @@ impl InitRun<'_> {
     /// `getProviders`, under the lock ([`provider_install::get_providers`]).
     fn get_providers(&mut self, opts: &InitOptions, config: &Config) -> Result<(), Stop> {
         self.acquire_lock()?;
-        let outcome =
-            provider_install::get_providers(config, &opts.provider_options(self.view.color()));
+        let outcome = provider_install::get_providers(
+            config,
+            &opts.provider_options(self.view.color(), self.work_dir),
+        );
         for l in &outcome.stdout {
             self.streams.print(&format!("{l}\n"));
         }
@@ -666,6 +764,10 @@ struct InitLock {
     held: Option<WorkDirLock>,
     /// How long to wait for another run holding the lock.
     wait: Duration,
+    /// The working directory and its data directory, as the process sees
+    /// them.
+    work_dir: PathBuf,
+    data_dir: PathBuf,
 }
 
 impl InitLock {
@@ -673,7 +775,7 @@ impl InitLock {
         if self.held.is_some() {
             return Ok(());
         }
-        let data = data_dir();
+        let data = self.data_dir.clone();
         loop {
             match WorkDirLock::acquire(&data, self.wait) {
                 Ok(l) => {
@@ -683,7 +785,10 @@ impl InitLock {
                         // no writer of these is alive while we hold the
                         // lock. (The installers sweep their own staging.)
                         remove_stale_temp_files(&backend::state::state_path(&data));
-                        remove_stale_temp_files(Path::new(provider_install::LOCK_FILE));
+                        remove_stale_temp_files(&under(
+                            &self.work_dir,
+                            provider_install::LOCK_FILE,
+                        ));
                         return Ok(());
                     }
                     // The previous holder removed the file as we got it:
@@ -708,7 +813,7 @@ impl Drop for InitLock {
             // A run that wrote nothing else (e.g. -backend=false, no modules,
             // no providers) leaves no `.terraform`, as OpenTofu does;
             // `remove_dir` only removes an empty directory.
-            let _ = std::fs::remove_dir(data_dir());
+            let _ = std::fs::remove_dir(&self.data_dir);
         }
     }
 }
@@ -729,39 +834,43 @@ fn install_modules(
     root: Module,
     upgrade: bool,
     streams: &mut Streams,
-    dirs: &Arc<ModuleDirCache>,
+    work_dir: &Path,
+    shared: &SharedInit,
 ) -> InstallOutcome {
-    let interrupt = InterruptScope::start();
+    // Kept to the end of the installation: SIGINT cancels it meanwhile.
+    let scope;
+    let cancel = match &shared.cancel {
+        Some(c) => c.clone(),
+        None => {
+            scope = InterruptScope::start();
+            scope.cancel().clone()
+        }
+    };
     let mut diags = Diagnostics::new();
     let hooks = Arc::new(HumanHooks::default());
-    let work_dir = Path::new(".");
     let mut cfg = InstallerConfig::new(work_dir);
     cfg.modules_dir = modules_dir();
     cfg.upgrade = upgrade;
-    cfg.cancel = interrupt.cancel().clone();
+    cfg.cancel = cancel.clone();
 
     let (hosts, host_diags) = cliconfig::load_registry_hosts();
     diags.append(host_diags);
     let mut opts = RegistryOptions::from_env();
     opts.hosts = hosts;
     let registry = RegistryClient::new(opts);
-    let installer = match ModuleInstaller::new(
-        cfg,
-        PackageFetcher::default(),
-        Some(registry),
-        hooks.clone(),
-    ) {
-        Ok(i) => i,
-        Err(more) => {
-            diags.append(more);
-            return InstallOutcome {
-                diags,
-                sources: SourceMap::new(),
-                canceled: interrupt.cancel().is_canceled(),
-            };
-        }
-    };
-    let walker = InstallWalker::new(&installer, work_dir).with_dirs(dirs.clone());
+    let installer =
+        match ModuleInstaller::new(cfg, shared.fetcher.clone(), Some(registry), hooks.clone()) {
+            Ok(i) => i,
+            Err(more) => {
+                diags.append(more);
+                return InstallOutcome {
+                    diags,
+                    sources: SourceMap::new(),
+                    canceled: cancel.is_canceled(),
+                };
+            }
+        };
+    let walker = InstallWalker::new(&installer, work_dir).with_dirs(shared.dirs.clone());
     let (config, more) = build_config(root, &walker);
     // One write for all the progress lines (a line each was 200 writes).
     let lines: String = hooks
@@ -777,6 +886,6 @@ fn install_modules(
     InstallOutcome {
         diags,
         sources: config_sources(&config),
-        canceled: interrupt.cancel().is_canceled(),
+        canceled: cancel.is_canceled(),
     }
 }

@@ -4,6 +4,7 @@ pub mod affected;
 pub mod console;
 pub mod graph;
 pub mod init;
+mod init_recursive;
 pub mod inspect;
 pub mod plan_lite;
 pub mod providers;

@@ -1,10 +1,15 @@
 //! `tofu-rs validate`: is the configuration valid? Human output or the
-//! `validate -json` document.
+//! `validate -json` document; with `-recursive`, every root module below
+//! the current directory ([`crate::recursive`]).
 
 use std::path::Path;
+use std::sync::Arc;
+
+use configs::module_dir_cache::ModuleDirCache;
 
 use crate::flags::{options, VarFlags};
-use crate::loader::load_config_for_flags;
+use crate::loader::{load_config_for_flags_in, LoadPlace};
+use crate::recursive::{self, RootOutcome};
 use crate::view::{Streams, View};
 
 const SUCCESS: &str = "Success! The configuration is valid.";
@@ -27,6 +32,9 @@ options! {
         /// `-test-directory`.
         test_directory: String = configs::test_file::DEFAULT_TEST_DIRECTORY.to_string()
             => ["test-directory"],
+        /// `-recursive`: every root module below the current directory,
+        /// or each directory given as an argument.
+        recursive: bool => ["recursive"],
     }
 }
 
@@ -47,14 +55,39 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         return 1;
     }
     view.options.deprecation = level;
+    if opts.recursive {
+        return run_recursive(&opts, &view, streams);
+    }
     let dir = opts.args.first().map(String::as_str).unwrap_or(".");
-
-    let (loaded, var_diags) = load_config_for_flags(
-        Path::new(dir),
-        &opts.vars,
-        Some(&opts.test_directory),
-        false,
+    let place = LoadPlace {
+        work_dir: Path::new("."),
+        dirs: &Arc::default(),
+    };
+    let checked = validate_root(&place, Path::new(dir), &opts);
+    let code = report(
+        &view,
+        json,
+        streams,
+        &checked.diags,
+        &checked.sources,
+        checked.config.as_ref(),
     );
+    streams.dispose(checked);
+    code
+}
+
+/// What validating one root module found.
+struct Checked {
+    config: Option<configs::config::Config>,
+    sources: tfdiags::SourceMap,
+    diags: tfdiags::Diagnostics,
+}
+
+/// Validates the root module in `dir`, with the working directory and the
+/// module directories `place` gives.
+fn validate_root(place: &LoadPlace<'_>, dir: &Path, opts: &ValidateOptions) -> Checked {
+    let (loaded, var_diags) =
+        load_config_for_flags_in(place, dir, &opts.vars, Some(&opts.test_directory), false);
     let mut diags = tfdiags::Diagnostics::new();
     diags.append(var_diags);
     diags.append(loaded.diags);
@@ -75,17 +108,49 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     if let (true, false, Some(config)) = (loaded_cleanly, opts.no_tests, &loaded.config) {
         diags.append(validate_test_files(config));
     }
-    let sources = loaded.sources;
-    let code = report(
-        &view,
-        json,
-        streams,
-        &diags,
-        &sources,
-        loaded.config.as_ref(),
-    );
-    streams.dispose((loaded.config, sources, diags));
-    code
+    Checked {
+        config: loaded.config,
+        sources: loaded.sources,
+        diags,
+    }
+}
+
+/// `validate -recursive`: each root validated in its own directory, as
+/// `tofu validate` run there would, all of them reading module
+/// directories through one cache.
+fn run_recursive(opts: &ValidateOptions, view: &View, streams: &mut Streams) -> i32 {
+    let roots = match recursive::roots(&opts.args) {
+        Ok(r) => r,
+        Err(diags) => {
+            view.diagnostics(streams, &diags, &tfdiags::SourceMap::new());
+            return 1;
+        }
+    };
+    let dirs = Arc::new(ModuleDirCache::new());
+    let outcomes = recursive::run_all(&roots, |root| {
+        let work_dir = recursive::work_dir(root);
+        let place = LoadPlace {
+            work_dir: &work_dir,
+            dirs: &dirs,
+        };
+        let checked = validate_root(&place, &work_dir, opts);
+        let (stdout, stderr) = recursive::rendered(
+            view,
+            &checked.diags,
+            &checked.sources,
+            checked.config.as_ref(),
+        );
+        RootOutcome {
+            root: recursive::shown(root),
+            code: i32::from(checked.diags.has_errors()),
+            errors: checked.diags.error_count(),
+            warnings: checked.diags.warning_count(),
+            stdout,
+            stderr,
+            json: tfdiags::validate_json_value(&checked.diags, &checked.sources),
+        }
+    });
+    recursive::report(&outcomes, opts.json, "validated", view, streams)
 }
 
 /// Prints what validation found; the exit code.

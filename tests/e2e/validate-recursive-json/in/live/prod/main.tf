@@ -1,0 +1,8 @@
+module "service" {
+  source = "../../modules/service"
+  env    = "prod"
+}
+
+output "name" {
+  value = module.service.name
+}

@@ -1,0 +1,8 @@
+module "service" {
+  source = "../../modules/service"
+  env    = "staging"
+}
+
+output "name" {
+  value = module.service.name
+}

@@ -1,0 +1,7 @@
+variable "env" {
+  type = string
+}
+
+output "prefix" {
+  value = "app-${var.env}"
+}
