@@ -57,6 +57,15 @@ fn make_monorepo(tmp: &Path) -> PathBuf {
             ),
         );
     }
+    // Relative paths in expressions are the root's, as in a run there.
+    write(
+        &mono.join("live/app1/templates/motd.tftpl"),
+        "hello ${name}\n",
+    );
+    write(
+        &mono.join("live/app1/files.tf"),
+        "output \"motd\" {\n  value = templatefile(\"./templates/motd.tftpl\", { name = \"app1\" })\n}\n\noutput \"here\" {\n  value = fileexists(\"${path.cwd}/templates/motd.tftpl\") ? file(abspath(\"templates/motd.tftpl\")) : file(\"missing\")\n}\n",
+    );
     write(
         &mono.join("live/typo/main.tf"),
         "module \"shared\" {\n  source = \"../../modules/shared\"\n  name   = var.nme\n}\n",

@@ -46,6 +46,35 @@ pub fn function_table_with(extend: impl FnOnce(&mut FunctionTable)) -> Arc<Funct
     })
 }
 
+/// The builtin function table with relative paths in the filesystem
+/// functions taken from `work_dir` (a root module's directory under
+/// `-recursive`) instead of the process's working directory.
+pub fn function_table_in(work_dir: &std::path::Path) -> Arc<FunctionTable> {
+    if work_dir == std::path::Path::new(".") {
+        return function_table();
+    }
+    let base = work_dir.to_string_lossy().replace('\\', "/");
+    function_table_with(|t| lang::functions::filesystem::register_with_base_dir(t, &base))
+}
+
+/// [`validate_with_causes`] as if the process ran in `work_dir`: the
+/// filesystem functions read relative paths from there and `path.cwd` is
+/// that directory. `-recursive` validates each root this way, all from one
+/// process.
+pub fn validate_with_causes_in(
+    config: &Config,
+    work_dir: &std::path::Path,
+) -> tfdiags::Diagnostics {
+    let mut walk = Walk::new(config, Mode::Validate, function_table_in(work_dir));
+    if work_dir != std::path::Path::new(".") {
+        let joined = std::path::Path::new(&walk.cwd).join(work_dir);
+        walk.cwd = addrs::clean_path(&joined.to_string_lossy().replace('\\', "/"));
+    }
+    let diags = walk.run().diags;
+    walk.values
+        .attach(deprecation::with_deprecations(diags, &walk.deprecations))
+}
+
 /// `tofu validate`'s walk: every expression of every module evaluated
 /// once, with unknown variables and unexpanded `count`/`for_each`.
 pub fn validate(config: &Config) -> Diagnostics {

@@ -103,7 +103,7 @@ fn validate_root(place: &LoadPlace<'_>, dir: &Path, opts: &ValidateOptions) -> C
     // The graph walk needs a whole, well-formed tree: like OpenTofu, it
     // runs only once loading found no errors.
     if let (false, Some(config)) = (diags.has_errors(), &loaded.config) {
-        diags.append(tofu::validate_with_causes(config));
+        diags.append(tofu::validate_with_causes_in(config, place.work_dir));
     }
     if let (true, false, Some(config)) = (loaded_cleanly, opts.no_tests, &loaded.config) {
         diags.append(validate_test_files(config));

@@ -31,7 +31,7 @@ pub fn register(table: &mut FunctionTable) {
 /// `base_dir`.
 pub fn register_with_base_dir(table: &mut FunctionTable, base_dir: &str) {
     let base: Arc<str> = Arc::from(base_dir);
-    table.insert("abspath", abspath());
+    table.insert("abspath", abspath(base.clone()));
     table.insert("basename", string_fn(|p| Ok(paths::base(p))));
     table.insert("dirname", string_fn(|p| Ok(paths::dir(p))));
     table.insert("pathexpand", string_fn(paths::expand_home));
@@ -84,7 +84,7 @@ pub(crate) fn redact(s: &str, marks: &ValueMarks) -> String {
 }
 
 /// A pure string-to-string function of one `path` parameter.
-fn string_fn(f: fn(&str) -> Result<String, String>) -> Function {
+fn string_fn(f: impl Fn(&str) -> Result<String, String> + Send + Sync + 'static) -> Function {
     Function::new(
         vec![Param::new("path", Type::String)],
         None,
@@ -97,8 +97,16 @@ fn string_fn(f: fn(&str) -> Result<String, String>) -> Function {
 }
 
 /// OpenTofu `AbsPathFunc`.
-fn abspath() -> Function {
-    string_fn(paths::abs)
+/// `filepath.Abs` from the base directory: the process's working directory
+/// itself when the base is `.`, as in OpenTofu.
+fn abspath(base: Arc<str>) -> Function {
+    string_fn(move |p| {
+        if &*base == "." || paths::is_abs(p) {
+            paths::abs(p)
+        } else {
+            paths::abs(&paths::join(&[&base, p]))
+        }
+    })
 }
 
 /// OpenTofu `openFile`'s path: `~` expanded, joined to the base directory
