@@ -216,3 +216,52 @@ fn invalid_lock_timeout_is_refused() {
     );
     assert!(!d.path().join(".terraform").exists());
 }
+
+/// `init -recursive`: one SIGINT cancels every root's installation (the
+/// roots share the hanging package: one request, the other root waiting
+/// for it), each root says so, and the run ends at once with exit status 1.
+#[test]
+fn sigint_cancels_every_root_of_a_recursive_init() {
+    let top = tempfile::tempdir().unwrap();
+    for root in ["live/a", "live/b"] {
+        let dir = top.path().join(root);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("main.tf"), CONFIG).unwrap();
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!(
+        "http://127.0.0.1:{}/example.zip",
+        listener.local_addr().unwrap().port()
+    );
+    let child = init(top.path(), &url, &["-recursive"]).spawn().unwrap();
+    let (_conn, _) = listener.accept().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&child, "-INT");
+    let out = wait_within(child, Duration::from_secs(10));
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(stdout.contains("live/a: failed"), "{stdout}");
+    assert!(stdout.contains("live/b: failed"), "{stdout}");
+    assert!(
+        stdout.ends_with("2 root modules initialized: 0 ok, 2 failed.\n"),
+        "{stdout}"
+    );
+    assert_eq!(
+        stderr
+            .matches("Module installation was canceled by an interrupt signal.")
+            .count(),
+        2,
+        "{stderr}"
+    );
+    for root in ["live/a", "live/b"] {
+        assert_eq!(
+            modules_dir_entries(&top.path().join(root)),
+            ["modules.json"],
+            "nothing of the abandoned download is left in {root}"
+        );
+    }
+}
