@@ -20,7 +20,9 @@
 # Every run must exit 0 and leave each root's .terraform/modules/modules.json
 # with 30 git and 35 local records (and no .terraform outside the roots).
 # Best of RUNS kept: TF_RUNS (default 1) for the terraform loops, RS_RUNS
-# (default 3) for tofu-rs; RUNS sets both.
+# (default 3) for tofu-rs; RUNS sets both; SCALING_RUNS (default 1) for the
+# scaling table. The work directory is made by mktemp, so TMPDIR chooses the
+# filesystem (each root's .terraform holds about 1,450 files, 6 MB).
 # TOFU_RS_LOOP=1 runs tofu-rs once per root, like terraform, instead of
 # -recursive (for binaries without the flag); TOFU_RS_BIN=path skips the
 # cargo build; WARM_MAY_FAIL=1 reports a warm run that needed the
@@ -33,6 +35,7 @@ TF_RUNS=${TF_RUNS:-${RUNS:-1}}
 RS_RUNS=${RS_RUNS:-${RUNS:-3}}
 SCALING=${SCALING:-0}
 SCALING_ROOTS=${SCALING_ROOTS:-"10 100 1000"}
+SCALING_RUNS=${SCALING_RUNS:-1}
 TOFU_RS_LOOP=${TOFU_RS_LOOP:-0}
 WARM_MAY_FAIL=${WARM_MAY_FAIL:-0}
 SKIP_TERRAFORM=${SKIP_TERRAFORM:-0}
@@ -230,6 +233,7 @@ mode="init -recursive / validate -recursive"
 [ "$TOFU_RS_LOOP" = 1 ] && mode="per-root loop (TOFU_RS_LOOP=1)"
 echo "tofu-rs: $bin ($mode)"
 echo "peak RSS: $mem_how"
+echo "work directory: $work ($(stat -f -c %T "$work"); TMPDIR=/dev/shm for tmpfs)"
 
 python3 "$gen" repos "$repos"
 python3 "$gen" tree "$work/mono" "$repos" "$ROOTS" >"$work/roots.txt"
@@ -299,6 +303,7 @@ echo " peaks: the largest single process, for a loop the largest root's run)"
 rm -rf "$work/tf" "$work/rs" "$cache"
 
 if [ "$SCALING" = 1 ]; then
+  RS_RUNS=$SCALING_RUNS
   echo
   echo "scaling, tofu-rs alone ($mode), best of $RS_RUNS:"
   printf '%6s %12s %12s %12s %10s %10s %10s %14s\n' roots cold warm validate "cold peak" "warm peak" "val peak" "cold per root"
