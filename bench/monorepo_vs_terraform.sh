@@ -233,7 +233,9 @@ mode="init -recursive / validate -recursive"
 [ "$TOFU_RS_LOOP" = 1 ] && mode="per-root loop (TOFU_RS_LOOP=1)"
 echo "tofu-rs: $bin ($mode)"
 echo "peak RSS: $mem_how"
-echo "work directory: $work ($(stat -f -c %T "$work"); TMPDIR=/dev/shm for tmpfs)"
+fs=$(stat -f -c %T "$work")
+echo "work directory: $work ($fs)"
+[ "$fs" = tmpfs ] || echo "  (deleting the .terraform trees between runs is disk-bound there; TMPDIR=/dev/shm puts it on tmpfs)"
 
 python3 "$gen" repos "$repos"
 python3 "$gen" tree "$work/mono" "$repos" "$ROOTS" >"$work/roots.txt"
