@@ -1,0 +1,20 @@
+//! configschema: provider schemas as OpenTofu models them
+//! (`internal/configs/configschema`): blocks, attributes, nested blocks and
+//! nested attribute types, the object type a block decodes to
+//! ([`Block::implied_type`]) and the checks OpenTofu runs on a schema a
+//! provider sends ([`Block::internal_validate`]); the `providers schema
+//! -json` document of one provider ([`json`]); and go-cty's msgpack
+//! encoding of values ([`msgpack`]), the form values take in the plugin
+//! protocol. Knows nothing of plugins, gRPC, configuration files or
+//! commands.
+
+pub mod json;
+pub mod provider;
+pub mod schema;
+pub mod validate;
+
+pub use provider::{ProviderSchema, ProviderSchemas, Schema};
+pub use schema::{
+    Attribute, AttributeType, Block, NestedBlock, NestingMode, Object, ObjectNesting, StringKind,
+};
+pub use validate::{InvalidSchema, ProblemKind, SchemaProblem};
