@@ -9,6 +9,7 @@
 //! commands.
 
 pub mod json;
+pub mod msgpack;
 pub mod provider;
 pub mod schema;
 pub mod validate;
