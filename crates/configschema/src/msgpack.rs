@@ -603,11 +603,42 @@ fn decode_dynamic(r: &mut Reader, path: &mut Steps, depth: usize) -> Result<Valu
     let type_json = r
         .bytes()
         .ok_or_else(|| path.error("msgpack: invalid code decoding bytes"))?;
+    if json_depth(type_json) > MAX_DEPTH {
+        return Err(path.error("value is nested too deeply"));
+    }
     let ty = std::str::from_utf8(type_json)
         .map_err(|e| e.to_string())
         .and_then(|s| cty::json::unmarshal_type(s).map_err(|e| e.msg))
         .map_err(|msg| path.error(msg))?;
     decode(r, &ty, path, depth + 1)
+}
+
+/// How deeply arrays and objects nest in a JSON text (brackets inside
+/// strings do not count), so that a type description deeper than any
+/// value may be is refused before it is parsed recursively.
+fn json_depth(text: &[u8]) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for &b in text {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
 }
 
 /// What a refined unknown's refinements determine, as far as values

@@ -284,7 +284,7 @@ fn decode_errors() {
             "unsupported extension type 0x05 with len 2",
         ),
         (
-            b"\xc7\x04\x0c\x81\x02\xa1a",
+            b"\xd6\x0c\x81\x02\xa1a",
             Type::Number,
             "",
             "failed to decode msgpack extension body: string prefix refinement for non-string type",
@@ -332,23 +332,49 @@ fn marks_cannot_be_encoded() {
     assert_eq!(e.path.to_string(), ".a[1]");
 }
 
+fn deep_list_type(levels: usize) -> String {
+    let mut type_json = "[\"list\",".repeat(levels);
+    type_json.push_str("\"string\"");
+    type_json.push_str(&"]".repeat(levels));
+    type_json
+}
+
+fn dynamic_with_type(type_json: &str, value: &[u8]) -> Vec<u8> {
+    let mut bytes = vec![0x92, 0xc6];
+    bytes.extend_from_slice(&(type_json.len() as u32).to_be_bytes());
+    bytes.extend_from_slice(type_json.as_bytes());
+    bytes.extend_from_slice(value);
+    bytes
+}
+
 #[test]
 fn deep_dynamic_input_is_an_error_not_a_crash() {
-    let mut type_json = String::new();
-    for _ in 0..3000 {
-        type_json.push_str("[\"list\",");
-    }
-    type_json.push_str("\"string\"");
-    for _ in 0..3000 {
-        type_json.push(']');
-    }
-    let mut bytes = vec![0x92, 0xc5];
-    bytes.extend_from_slice(&(type_json.len() as u16).to_be_bytes());
-    bytes.extend_from_slice(type_json.as_bytes());
-    bytes.extend(std::iter::repeat_n(0x91, 3000));
-    bytes.push(0xa0);
+    // A deep type with a value as deep: the value's depth is refused.
+    let mut value = vec![0x91; 900];
+    value.push(0xa0);
+    let ok = dynamic_with_type(&deep_list_type(900), &value);
+    assert!(unmarshal(&ok, &Type::Dynamic).is_ok());
+    let mut value = vec![0x91; 3000];
+    value.push(0xa0);
+    let bytes = dynamic_with_type(&deep_list_type(3000), &value);
     let e = unmarshal(&bytes, &Type::Dynamic).expect_err("too deep");
     assert_eq!(e.message, "value is nested too deeply");
+    // A type deeper than any value may be is refused before it is parsed.
+    let bytes = dynamic_with_type(&deep_list_type(200_000), &[0xc0]);
+    let e = unmarshal(&bytes, &Type::Dynamic).expect_err("too deep");
+    assert_eq!(e.message, "value is nested too deeply");
+    // Brackets inside attribute names do not count.
+    let name = "[".repeat(5000);
+    let type_json = format!("[\"object\",{{\"{name}\":\"bool\"}}]");
+    let value = [
+        &[0x81, 0xda][..],
+        &5000u16.to_be_bytes(),
+        name.as_bytes(),
+        &[0xc3],
+    ]
+    .concat();
+    let v = unmarshal(&dynamic_with_type(&type_json, &value), &Type::Dynamic).expect("decodes");
+    assert_eq!(v.get_attr(&name), Some(Value::bool(true)));
 }
 
 /// go-cty's own round-trip table (`roundtrip_test.go`), less capsule types
