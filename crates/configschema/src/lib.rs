@@ -8,6 +8,7 @@
 //! protocol. Knows nothing of plugins, gRPC, configuration files or
 //! commands.
 
+mod empty_value;
 pub mod json;
 pub mod msgpack;
 pub mod provider;
