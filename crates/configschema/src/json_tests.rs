@@ -252,3 +252,26 @@ fn decode_errors_name_the_field() {
         assert_eq!(e.problem.to_string(), msg, "{src}");
     }
 }
+
+proptest::proptest! {
+    /// Nothing panics on a schema file: the largest fixture with one byte
+    /// changed, or cut short, decodes or fails with an error.
+    #[test]
+    fn corrupted_documents_never_panic(at in 0usize..6000, byte in proptest::prelude::any::<u8>()) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/documents/two_providers.json");
+        let mut bytes = std::fs::read(path).expect("fixture");
+        let i = at % bytes.len();
+        bytes[i] = byte;
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            if let Ok(doc) = decode_document(text) {
+                // Whatever decodes, encodes to a document that decodes the same.
+                let again = encode_document(&doc);
+                proptest::prop_assert_eq!(decode_document(&again).expect("re-decodes"), doc);
+            }
+        }
+        bytes.truncate(i);
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            proptest::prop_assert!(decode_document(text).is_err(), "a cut document is not whole");
+        }
+    }
+}

@@ -618,3 +618,32 @@ fn terraform_plan_values_round_trip() {
     assert!(!data.get_attr("id").expect("id").is_known());
     assert!(decoded["variable typed_null"].is_null());
 }
+
+proptest! {
+    /// Nothing panics on bytes a provider sends: arbitrary bytes, and valid
+    /// encodings with one byte changed, decode or fail with an error.
+    #[test]
+    fn arbitrary_bytes_never_panic(
+        ty in arb_type(),
+        bytes in prop::collection::vec(any::<u8>(), 0..64),
+    ) {
+        let _ = unmarshal(&bytes, &ty);
+        let _ = unmarshal(&bytes, &Type::Dynamic);
+    }
+
+    #[test]
+    fn corrupted_encodings_never_panic(
+        (ty, val) in arb_type().prop_flat_map(|t| (Just(t.clone()), arb_value(t))),
+        at in any::<prop::sample::Index>(),
+        byte in any::<u8>(),
+    ) {
+        for target in [&ty, &Type::Dynamic] {
+            let mut bytes = marshal(&val, target).expect("encodes");
+            let i = at.index(bytes.len());
+            bytes[i] = byte;
+            let _ = unmarshal(&bytes, target);
+            bytes.truncate(i);
+            let _ = unmarshal(&bytes, target);
+        }
+    }
+}
