@@ -154,16 +154,17 @@ fn parse(src: &str) -> Result<Value, DecodeError> {
     })
 }
 
-/// Walks a parsed document, keeping the path for errors.
+/// Walks a parsed document, keeping the path for errors (borrowed from
+/// the document: it is turned into strings only for an error).
 #[derive(Default)]
-struct Decoder {
-    path: Vec<String>,
+struct Decoder<'v> {
+    path: Vec<&'v str>,
 }
 
-impl Decoder {
+impl<'v> Decoder<'v> {
     fn error(&self, problem: DecodeProblem) -> DecodeError {
         DecodeError {
-            path: self.path.clone(),
+            path: self.path.iter().map(|s| (*s).to_owned()).collect(),
             problem,
         }
     }
@@ -172,12 +173,12 @@ impl Decoder {
     /// on the path; `field` answers whether it knew the name.
     fn fields(
         &mut self,
-        v: &Value,
-        mut field: impl FnMut(&mut Decoder, &str, &Value) -> Result<bool, DecodeError>,
+        v: &'v Value,
+        mut field: impl FnMut(&mut Decoder<'v>, &str, &'v Value) -> Result<bool, DecodeError>,
     ) -> Result<(), DecodeError> {
         let obj = self.object(v)?;
         for (name, v) in obj {
-            self.path.push(name.clone());
+            self.path.push(name);
             if !field(self, name, v)? {
                 return Err(self.error(DecodeProblem::UnknownField));
             }
@@ -186,19 +187,19 @@ impl Decoder {
         Ok(())
     }
 
-    fn object<'v>(&self, v: &'v Value) -> Result<&'v Map<String, Value>, DecodeError> {
+    fn object(&self, v: &'v Value) -> Result<&'v Map<String, Value>, DecodeError> {
         v.as_object()
             .ok_or_else(|| self.error(DecodeProblem::WrongType("an object")))
     }
 
     fn map<T>(
         &mut self,
-        v: &Value,
-        mut item: impl FnMut(&mut Decoder, &Value) -> Result<T, DecodeError>,
+        v: &'v Value,
+        mut item: impl FnMut(&mut Decoder<'v>, &'v Value) -> Result<T, DecodeError>,
     ) -> Result<BTreeMap<String, T>, DecodeError> {
         let mut out = BTreeMap::new();
         for (name, v) in self.object(v)? {
-            self.path.push(name.clone());
+            self.path.push(name);
             out.insert(name.clone(), item(self, v)?);
             self.path.pop();
         }
@@ -229,7 +230,7 @@ impl Decoder {
             .ok_or_else(|| self.error(DecodeProblem::WrongType("a non-negative integer")))
     }
 
-    fn provider(&mut self, v: &Value) -> Result<ProviderSchema, DecodeError> {
+    fn provider(&mut self, v: &'v Value) -> Result<ProviderSchema, DecodeError> {
         let mut p = ProviderSchema::default();
         let mut seen_provider = false;
         self.fields(v, |d, name, v| {
@@ -255,7 +256,7 @@ impl Decoder {
         Ok(p)
     }
 
-    fn schema(&mut self, v: &Value) -> Result<Schema, DecodeError> {
+    fn schema(&mut self, v: &'v Value) -> Result<Schema, DecodeError> {
         let mut s = Schema::default();
         let mut seen_version = false;
         self.fields(v, |d, name, v| {
@@ -275,7 +276,7 @@ impl Decoder {
         Ok(s)
     }
 
-    fn block(&mut self, v: &Value) -> Result<Block, DecodeError> {
+    fn block(&mut self, v: &'v Value) -> Result<Block, DecodeError> {
         let mut b = Block::default();
         self.fields(v, |d, name, v| {
             match name {
@@ -311,7 +312,7 @@ impl Decoder {
         }
     }
 
-    fn nested_block(&mut self, v: &Value) -> Result<NestedBlock, DecodeError> {
+    fn nested_block(&mut self, v: &'v Value) -> Result<NestedBlock, DecodeError> {
         let (mut nesting, mut block) = (None, None);
         let (mut min_items, mut max_items) = (0, 0);
         self.fields(v, |d, name, v| {
@@ -337,16 +338,12 @@ impl Decoder {
         })
     }
 
-    fn attribute(&mut self, v: &Value) -> Result<Attribute, DecodeError> {
+    fn attribute(&mut self, v: &'v Value) -> Result<Attribute, DecodeError> {
         let (mut ty, mut nested) = (None, None);
         let mut a = Attribute::new(cty::Type::Dynamic);
         self.fields(v, |d, name, v| {
             match name {
-                "type" => {
-                    let t = cty::json::unmarshal_type(&v.to_string())
-                        .map_err(|e| d.error(DecodeProblem::InvalidType(e.msg)))?;
-                    ty = Some(t);
-                }
+                "type" => ty = Some(d.cty_type(v)?),
                 "nested_type" => nested = Some(d.object_type(v)?),
                 "description" => a.description = d.string(v)?,
                 "description_kind" => a.description_kind = d.string_kind(v)?,
@@ -370,7 +367,21 @@ impl Decoder {
         Ok(a)
     }
 
-    fn object_type(&mut self, v: &Value) -> Result<Object, DecodeError> {
+    /// A cty type description; primitive types (most attributes) without
+    /// a round through `unmarshal_type`'s text parser.
+    fn cty_type(&self, v: &Value) -> Result<cty::Type, DecodeError> {
+        match v.as_str() {
+            Some("string") => return Ok(cty::Type::String),
+            Some("number") => return Ok(cty::Type::Number),
+            Some("bool") => return Ok(cty::Type::Bool),
+            Some("dynamic") => return Ok(cty::Type::Dynamic),
+            _ => {}
+        }
+        cty::json::unmarshal_type(&v.to_string())
+            .map_err(|e| self.error(DecodeProblem::InvalidType(e.msg)))
+    }
+
+    fn object_type(&mut self, v: &'v Value) -> Result<Object, DecodeError> {
         let mut nesting = None;
         let mut attributes = BTreeMap::new();
         self.fields(v, |d, name, v| {
