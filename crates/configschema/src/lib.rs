@@ -9,12 +9,14 @@
 //! commands.
 
 mod empty_value;
+pub mod function;
 pub mod json;
 pub mod msgpack;
 pub mod provider;
 pub mod schema;
 pub mod validate;
 
+pub use function::{Function, FunctionParameter};
 pub use provider::{ProviderSchema, ProviderSchemas, Schema};
 pub use schema::{
     Attribute, AttributeType, Block, NestedBlock, NestingMode, Object, ObjectNesting, StringKind,

@@ -31,8 +31,9 @@ pub struct ProviderSchema {
     pub ephemeral_resources: BTreeMap<String, Schema>,
     /// Provider functions, by name, kept as the document has them: OpenTofu
     /// and terraform print functions in different shapes (terraform omits
-    /// empty parameter descriptions, OpenTofu does not), and nothing here
-    /// needs more than to hand them on.
+    /// empty parameter descriptions, OpenTofu does not), so a document
+    /// round-trips whoever wrote it. [`crate::Function::from_json`] reads
+    /// either shape, [`crate::Function::to_json`] makes OpenTofu's.
     pub functions: BTreeMap<String, serde_json::Value>,
     /// Resource identity schemas (`resource_identity_schemas`), by resource
     /// type, kept as the document has them, like [`ProviderSchema::functions`].
