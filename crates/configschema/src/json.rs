@@ -109,14 +109,21 @@ pub fn decode_document(src: &str) -> Result<ProviderSchemas, DecodeError> {
     let v = parse(src)?;
     let mut d = Decoder::default();
     let mut doc = ProviderSchemas::default();
+    let mut seen_version = false;
     d.fields(&v, |d, name, v| {
         match name {
-            "format_version" => doc.format_version = d.string(v)?,
+            "format_version" => {
+                doc.format_version = d.string(v)?;
+                seen_version = true;
+            }
             "provider_schemas" => doc.providers = d.map(v, Decoder::provider)?,
             _ => return Ok(false),
         }
         Ok(true)
     })?;
+    if !seen_version {
+        return Err(d.error(DecodeProblem::MissingField("format_version")));
+    }
     Ok(doc)
 }
 

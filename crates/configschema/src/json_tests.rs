@@ -246,6 +246,8 @@ fn decode_errors_name_the_field() {
             "must be true or false",
         ),
     ];
+    let e = decode_document(r#"{"provider_schemas":{}}"#).expect_err("no version");
+    assert_eq!(e.to_string(), "missing field \"format_version\"");
     for (src, pointer, msg) in cases {
         let e = decode_provider(src).expect_err(src);
         assert_eq!(e.pointer(), pointer, "{src}");

@@ -7,6 +7,21 @@
 //! encoding of values ([`msgpack`]), the form values take in the plugin
 //! protocol. Knows nothing of plugins, gRPC, configuration files or
 //! commands.
+//!
+//! ```
+//! use configschema::{json, msgpack};
+//!
+//! let doc = r#"{"provider":{"version":0,"block":{"attributes":{"name":{"type":"string","description_kind":"plain","required":true}},"description_kind":"plain"}}}"#;
+//! let schema = json::decode_provider(doc).unwrap();
+//! assert_eq!(json::encode_provider(&schema), doc);
+//!
+//! let block = schema.provider.block.as_ref().unwrap();
+//! let ty = block.implied_type();
+//! let value = cty::Value::object_from([("name", cty::Value::string("x"))]);
+//! let bytes = msgpack::marshal(&value, &ty).unwrap();
+//! assert_eq!(bytes, b"\x81\xa4name\xa1x");
+//! assert_eq!(msgpack::unmarshal(&bytes, &ty).unwrap(), value);
+//! ```
 
 mod empty_value;
 pub mod function;
