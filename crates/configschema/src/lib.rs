@@ -26,12 +26,16 @@
 mod empty_value;
 pub mod function;
 pub mod json;
+mod marks;
 pub mod msgpack;
+mod path;
 pub mod provider;
 pub mod schema;
 pub mod validate;
+mod write_only;
 
 pub use function::{Function, FunctionParameter};
+pub use marks::DeprecationMarker;
 pub use provider::{ProviderSchema, ProviderSchemas, Schema};
 pub use schema::{
     Attribute, AttributeType, Block, NestedBlock, NestingMode, Object, ObjectNesting, StringKind,

@@ -328,10 +328,14 @@ impl Block {
 
 impl Attribute {
     fn contains_sensitive(&self) -> bool {
-        self.sensitive
-            || self
-                .nested_type()
-                .is_some_and(|o| o.attributes.values().any(Attribute::contains_sensitive))
+        self.sensitive || self.nested_type().is_some_and(Object::contains_sensitive)
+    }
+}
+
+impl Object {
+    /// True if any attribute inside is sensitive (`Object.ContainsSensitive`).
+    pub fn contains_sensitive(&self) -> bool {
+        self.attributes.values().any(Attribute::contains_sensitive)
     }
 }
 
