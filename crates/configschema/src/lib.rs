@@ -23,6 +23,7 @@
 //! assert_eq!(msgpack::unmarshal(&bytes, &ty).unwrap(), value);
 //! ```
 
+mod coerce_value;
 mod empty_value;
 pub mod function;
 pub mod json;
