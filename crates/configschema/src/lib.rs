@@ -26,19 +26,19 @@
 mod coerce_value;
 mod empty_value;
 pub mod function;
+pub mod internal_validate;
 pub mod json;
 mod marks;
 pub mod msgpack;
 mod path;
 pub mod provider;
 pub mod schema;
-pub mod validate;
 mod write_only;
 
 pub use function::{Function, FunctionParameter};
+pub use internal_validate::{InvalidSchema, ProblemKind, SchemaProblem};
 pub use marks::DeprecationMarker;
 pub use provider::{ProviderSchema, ProviderSchemas, Schema};
 pub use schema::{
     Attribute, AttributeType, Block, NestedBlock, NestingMode, Object, ObjectNesting, StringKind,
 };
-pub use validate::{InvalidSchema, ProblemKind, SchemaProblem};

@@ -5,7 +5,7 @@
 //! types here cannot hold them: an attribute has a type *or* a nested type
 //! ([`AttributeType`]), nested attribute types have only the four nesting
 //! modes protocol 6 can send ([`ObjectNesting`]), and nothing is nil. The
-//! checks of `InternalValidate` that are left are in [`crate::validate`].
+//! checks of `InternalValidate` that are left are in [`crate::internal_validate`].
 
 use std::collections::BTreeMap;
 use std::fmt;
