@@ -269,7 +269,8 @@ impl<'v> Decoder<'v> {
         self.fields(v, |d, name, v| {
             match name {
                 "version" => {
-                    s.version = d.u64(v)?;
+                    // `uint64(Version)`, as for item limits below.
+                    s.version = d.u64(v)? as i64;
                     seen_version = true;
                 }
                 "block" => s.block = Some(d.block(v)?),
@@ -511,7 +512,7 @@ fn write_provider(out: &mut String, p: &ProviderSchema) {
 fn write_schema(out: &mut String, s: &Schema) {
     let mut o = ObjectWriter::open(out);
     o.key("version");
-    o.out.push_str(&s.version.to_string());
+    o.out.push_str(&(s.version as u64).to_string());
     if let Some(block) = &s.block {
         o.key("block");
         write_block(o.out, block);

@@ -38,7 +38,7 @@ mod write_only;
 pub use function::{Function, FunctionParameter};
 pub use internal_validate::{InvalidSchema, ProblemKind, SchemaProblem};
 pub use marks::DeprecationMarker;
-pub use provider::{ProviderSchema, ProviderSchemas, Schema};
+pub use provider::{InvalidProviderSchema, ProviderSchema, ProviderSchemas, Schema, SchemaKind};
 pub use schema::{
     Attribute, AttributeType, Block, NestedBlock, NestingMode, Object, ObjectNesting, StringKind,
 };
