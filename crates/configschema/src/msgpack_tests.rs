@@ -614,6 +614,31 @@ fn terraform_plan_values_round_trip() {
             r#""str":["","a","b","c","zz"]}"#
         )
     );
+    // The type terraform encoded terraform_data's object with is the
+    // implied type of the schema terraform printed for it.
+    let schema_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/documents/terraform_builtin.json");
+    let doc = crate::json::decode_document(
+        std::fs::read_to_string(schema_path)
+            .expect("schema fixture")
+            .trim_end(),
+    )
+    .expect("schema decodes");
+    let implied = doc.providers["terraform.io/builtin/terraform"].resources["terraform_data"]
+        .block
+        .as_ref()
+        .expect("block")
+        .implied_type();
+    let data_entry = golden["values"]
+        .as_array()
+        .expect("values")
+        .iter()
+        .find(|e| e["what"] == "terraform_data.x value 0")
+        .expect("terraform_data entry");
+    assert_eq!(
+        cty::json::marshal_type(&implied),
+        data_entry["type"].as_str().expect("type")
+    );
     let data = &decoded["terraform_data.x value 0"];
     assert!(!data.get_attr("id").expect("id").is_known());
     assert!(decoded["variable typed_null"].is_null());

@@ -148,6 +148,16 @@ impl fmt::Display for InvalidProviderSchema {
 impl std::error::Error for InvalidProviderSchema {}
 
 impl ProviderSchema {
+    /// `SchemaForResourceType`: the schema of a type of the given kind.
+    pub fn schema_for(&self, kind: SchemaKind, type_name: &str) -> Option<&Schema> {
+        match kind {
+            SchemaKind::Managed => &self.resources,
+            SchemaKind::Data => &self.data_sources,
+            SchemaKind::Ephemeral => &self.ephemeral_resources,
+        }
+        .get(type_name)
+    }
+
     /// `ProviderSchema.Validate`: the checks OpenTofu makes of every
     /// provider's schemas before using them (`provider` is the provider's
     /// source address, for the message). Like OpenTofu, it reports the
@@ -219,6 +229,8 @@ mod tests {
             ..ProviderSchema::default()
         };
         assert_eq!(p.validate(addr), Ok(()));
+        assert!(p.schema_for(SchemaKind::Managed, "test_a").is_some());
+        assert!(p.schema_for(SchemaKind::Data, "test_a").is_none());
 
         p.data_sources.insert(
             "test_d".into(),
