@@ -9,7 +9,10 @@
 //! `marshalBlock`/`marshalAttribute` functions always set it), strings
 //! escaped as Go's `encoding/json` escapes them (`<`, `>`, `&` as
 //! `\u003c`...), no whitespace. A document OpenTofu printed therefore
-//! decodes and encodes back to the same bytes.
+//! decodes and encodes back to the same bytes; so does one terraform
+//! printed (checked against terraform v1.11's builtin provider), since
+//! provider functions, the one part whose shape differs, are kept as
+//! written ([`crate::function`]).
 //!
 //! Decoding is strict: an unknown field, a value of the wrong JSON type or
 //! an unknown nesting mode is an error naming the field by its JSON
