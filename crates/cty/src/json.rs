@@ -123,6 +123,110 @@ pub fn unmarshal(src: &str, ty: &Type) -> Result<Value, String> {
     convert(&v, ty).map_err(|e| e.with_path())
 }
 
+/// Why a type description did not decode ([`unmarshal_type`]), in go-cty's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeJsonError {
+    /// go-cty's message, e.g. `invalid primitive type name "strin"`.
+    pub msg: String,
+}
+
+impl std::fmt::Display for TypeJsonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.msg)
+    }
+}
+
+impl std::error::Error for TypeJsonError {}
+
+/// `cty.Type.UnmarshalJSON`: the inverse of [`marshal_type`] (`"string"`,
+/// `["list","number"]`, `["object",{...},["optional",...]]`, ...).
+pub fn unmarshal_type(src: &str) -> Result<Type, TypeJsonError> {
+    let v = decode_implied(src).map_err(|msg| TypeJsonError { msg })?;
+    type_from_value(&v)
+}
+
+fn type_error(msg: impl Into<String>) -> TypeJsonError {
+    TypeJsonError { msg: msg.into() }
+}
+
+/// Interprets a decoded type description: strings name primitive types,
+/// arrays are `[kind, ...]`.
+fn type_from_value(v: &Value) -> Result<Type, TypeJsonError> {
+    if let Some(name) = v.as_str() {
+        return match name {
+            "bool" => Ok(Type::Bool),
+            "number" => Ok(Type::Number),
+            "string" => Ok(Type::String),
+            "dynamic" => Ok(Type::Dynamic),
+            _ => Err(type_error(format!(
+                "invalid primitive type name {}",
+                crate::format::go_quote(name)
+            ))),
+        };
+    }
+    let Some(parts) = v.as_elements().filter(|_| v.ty().is_tuple()) else {
+        return Err(type_error(if v.ty().is_object() {
+            "invalid complex type description"
+        } else {
+            "invalid type description"
+        }));
+    };
+    let Some(kind) = parts.first().and_then(Value::as_str) else {
+        return Err(type_error("invalid complex type kind name"));
+    };
+    let arg = parts
+        .get(1)
+        .ok_or_else(|| type_error("unexpected end of JSON input"))?;
+    let max_len = if kind == "object" { 3 } else { 2 };
+    let ty = match kind {
+        "list" => Type::list(type_from_value(arg)?),
+        "map" => Type::map(type_from_value(arg)?),
+        "set" => Type::set(type_from_value(arg)?),
+        "tuple" => {
+            let elems = arg
+                .as_elements()
+                .filter(|_| arg.ty().is_tuple())
+                .ok_or_else(|| type_error("tuple element types must be an array"))?;
+            Type::tuple(
+                elems
+                    .iter()
+                    .map(type_from_value)
+                    .collect::<Result<_, _>>()?,
+            )
+        }
+        "object" => {
+            let attrs = arg
+                .as_attrs()
+                .filter(|_| arg.ty().is_object())
+                .ok_or_else(|| type_error("object attribute types must be an object"))?;
+            let attrs = attrs
+                .iter()
+                .map(|(k, t)| Ok((k.clone(), type_from_value(t)?)))
+                .collect::<Result<BTreeMap<_, _>, TypeJsonError>>()?;
+            match parts.get(2) {
+                None => Type::object(attrs),
+                Some(opt) => {
+                    let names = opt
+                        .as_elements()
+                        .filter(|_| opt.ty().is_tuple())
+                        .ok_or_else(|| type_error("optional attribute names must be an array"))?;
+                    let names = names
+                        .iter()
+                        .map(|n| n.as_str().map(str::to_owned))
+                        .collect::<Option<_>>()
+                        .ok_or_else(|| type_error("optional attribute names must be strings"))?;
+                    Type::object_with_optional(attrs, names)
+                }
+            }
+        }
+        _ => return Err(type_error("invalid complex type kind name")),
+    };
+    if parts.len() > max_len {
+        return Err(type_error("unexpected extra data in type description"));
+    }
+    Ok(ty)
+}
+
 struct Parser<'a> {
     b: &'a [u8],
     i: usize,
@@ -340,5 +444,36 @@ mod tests {
         );
         let l = unmarshal("[1,2]", &Type::list(Type::String)).unwrap();
         assert_eq!(l.ty(), &Type::list(Type::String));
+    }
+
+    #[test]
+    fn type_json_round_trips() {
+        let cases = [
+            r#""string""#,
+            r#""dynamic""#,
+            r#"["list","number"]"#,
+            r#"["set",["map","bool"]]"#,
+            r#"["tuple",["string",["list","dynamic"]]]"#,
+            r#"["tuple",[]]"#,
+            r#"["object",{}]"#,
+            r#"["object",{"a":"string","b":["object",{"c":"number"}]}]"#,
+            r#"["object",{"a":"string","b":"number"},["b"]]"#,
+        ];
+        for src in cases {
+            let ty = unmarshal_type(src).unwrap();
+            assert_eq!(marshal_type(&ty), src);
+        }
+        for (src, msg) in [
+            (r#""strin""#, r#"invalid primitive type name "strin""#),
+            (r#"["lst","string"]"#, "invalid complex type kind name"),
+            (
+                r#"["list","string","x"]"#,
+                "unexpected extra data in type description",
+            ),
+            ("1", "invalid type description"),
+            ("{}", "invalid complex type description"),
+        ] {
+            assert_eq!(unmarshal_type(src).unwrap_err().msg, msg, "{src}");
+        }
     }
 }
