@@ -186,7 +186,9 @@ rs_warm() {
     fi
     verify "$1" "$2" "$log" "tofu-rs warm init"
     # A cache that tried the repositories and fell back would still succeed.
-    if grep -qiE '(^|[^a-z])(error|failed)' "$log"; then
+    # (-recursive's summary says "0 failed": look for a failed root's line
+    # and for diagnostics instead.)
+    if grep -qE '^[^ ]+: failed|Error:' "$log"; then
       die "$log" "tofu-rs warm init reported an error (run $i)"
     fi
     best_add
