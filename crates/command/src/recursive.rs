@@ -8,10 +8,13 @@
 //! whatever order the roots finished in, so the output is stable.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use tfdiags::{Diagnostic, Diagnostics, SourceMap};
+
+use configs::module_dir_cache::ModuleDirCache;
 
 use crate::view::{Streams, View};
 
@@ -85,6 +88,61 @@ where
     F: Fn(&Path) -> RootOutcome + Sync,
 {
     roots.par_iter().map(|r| one(r)).collect()
+}
+
+/// Shows `config`'s root its own copies of the modules it shares with
+/// other roots. A module directory found identical to one read for another
+/// root ([`ModuleDirCache::sharing_identical`]) was answered with that
+/// root's module, whose ranges name files in the other root's
+/// `.terraform`; the diagnostics' file names are moved back to this root's
+/// copy, and the copies' sources added under those names for the snippets.
+pub fn own_paths(
+    config: Option<&configs::config::Config>,
+    dirs: &ModuleDirCache,
+    diags: &mut Diagnostics,
+    sources: &mut SourceMap,
+) {
+    let Some(config) = config else {
+        return;
+    };
+    // (the first copy's directory, this root's), each with a final `/`.
+    let mut moves: Vec<(String, String)> = Vec::new();
+    for node in config.all() {
+        if let Some(first) = dirs.alias_of(&node.dir) {
+            moves.push((
+                format!("{}/", first.to_string_lossy()),
+                format!("{}/", node.dir.to_string_lossy()),
+            ));
+        }
+    }
+    if moves.is_empty() {
+        return;
+    }
+    let mut renamed: Vec<(Arc<str>, Arc<str>)> = Vec::new();
+    let mut move_range = |range: &mut Option<hclsyntax::Range>| {
+        let Some(r) = range else {
+            return;
+        };
+        if let Some((from, to)) = moves
+            .iter()
+            .find(|(f, _)| r.filename.starts_with(f.as_str()))
+        {
+            let new: Arc<str> = format!("{to}{}", &r.filename[from.len()..]).into();
+            renamed.push((r.filename.clone(), new.clone()));
+            r.filename = new;
+        }
+    };
+    for d in diags.iter_mut() {
+        move_range(&mut d.subject);
+        move_range(&mut d.context);
+    }
+    for (old, new) in renamed {
+        if sources.get(&new).is_none() {
+            if let Some(text) = sources.get(&old).map(|f| f.text().to_string()) {
+                sources.add(new, text);
+            }
+        }
+    }
 }
 
 /// The diagnostics of one root rendered as the command prints them:

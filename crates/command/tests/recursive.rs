@@ -245,3 +245,61 @@ fn an_absolute_data_directory_is_refused() {
     assert!(stderr.contains("Shared data directory"), "{stderr}");
     assert!(!tmp.path().join("data").exists());
 }
+
+/// Two roots installing the same remote module each get their own copy;
+/// `validate -recursive` parses the copies once, and still names each
+/// root's own copy in what it reports about the module.
+#[test]
+fn each_root_is_shown_its_own_copy_of_a_shared_remote_module() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    let git = git2::Repository::init(&repo).unwrap();
+    let commit = support::commit_main_tf(
+        &git,
+        &repo,
+        "output \"broken\" {\n  value = var.missing\n}\n",
+        None,
+        "broken",
+    );
+    git.tag_lightweight("v1", &git.find_object(commit, None).unwrap(), false)
+        .unwrap();
+    let mono = tmp.path().join("mono");
+    for root in ["live/a", "live/b"] {
+        write(
+            &mono.join(root).join("main.tf"),
+            &format!(
+                "module \"bad\" {{\n  source = \"git::file://{}?ref=v1\"\n}}\n",
+                repo.display()
+            ),
+        );
+    }
+    let init = tofu(&mono, &["init", "-recursive", "-backend=false"]);
+    assert_eq!(init.status.code(), Some(0));
+    let out = tofu(&mono, &["validate", "-recursive", "-json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for (line, root) in stdout.lines().zip(["live/a", "live/b"]) {
+        let doc: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(doc["root"], root);
+        let diag = &doc["result"]["diagnostics"][0];
+        assert_eq!(diag["summary"], "Reference to undeclared input variable");
+        assert_eq!(
+            diag["range"]["filename"],
+            format!("{root}/.terraform/modules/bad/main.tf"),
+            "{line}"
+        );
+        assert_eq!(diag["snippet"]["code"], "  value = var.missing", "{line}");
+    }
+    // The human form quotes the code from each root's own copy too.
+    let out = tofu(&mono, &["validate", "-recursive", "-no-color"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for root in ["live/a", "live/b"] {
+        assert!(
+            stderr.contains(&format!(
+                "on {root}/.terraform/modules/bad/main.tf line 2, in output \"broken\":\n   2:   value = var.missing"
+            )),
+            "{stderr}"
+        );
+    }
+}

@@ -9,6 +9,15 @@
 //!
 //! A cache lives as long as one command: files changed while it runs are
 //! not seen again (OpenTofu's loader keeps no such promise either).
+//!
+//! `-recursive` runs many roots, and each root has its own copy of every
+//! remote module it installed (`live/a/.terraform/modules/vpc`,
+//! `live/b/.terraform/modules/vpc`, ...). A cache made with
+//! [`ModuleDirCache::sharing_identical`] parses such copies once: a
+//! directory whose module files have the same names and bytes as one
+//! already read gets that module. Its ranges and `source_dir` then name the
+//! first copy; [`ModuleDirCache::alias_of`] tells which, so that callers can
+//! show each root its own paths.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -28,11 +37,29 @@ pub struct ModuleDirCache {
     loaded: Mutex<HashMap<PathBuf, Arc<Loaded>>>,
     /// [`crate::config_build::canonical`] answers by directory.
     canonical: Mutex<HashMap<PathBuf, PathBuf>>,
+    /// With sharing on: the first directory read with each content
+    /// fingerprint, and the directories answered from it.
+    identical: Option<Mutex<Identical>>,
+}
+
+#[derive(Debug, Default)]
+struct Identical {
+    first: HashMap<[u8; 32], PathBuf>,
+    alias: HashMap<PathBuf, PathBuf>,
 }
 
 impl ModuleDirCache {
     pub fn new() -> ModuleDirCache {
         ModuleDirCache::default()
+    }
+
+    /// A cache that also parses directories with identical module files
+    /// once (see the module documentation).
+    pub fn sharing_identical() -> ModuleDirCache {
+        ModuleDirCache {
+            identical: Some(Mutex::default()),
+            ..ModuleDirCache::default()
+        }
     }
 
     /// [`load_module_dir`], reading `dir` only the first time. Two threads
@@ -42,10 +69,48 @@ impl ModuleDirCache {
         if let Some(hit) = hit {
             return (*hit).clone();
         }
+        if let Some(shared) = self.load_identical(dir) {
+            return shared;
+        }
         let loaded = load_module_dir(dir);
         self.lock()
             .insert(dir.to_path_buf(), Arc::new(loaded.clone()));
         loaded
+    }
+
+    /// The module of a directory with the same files as `dir`, read
+    /// earlier; `None` when there is none (`dir` is then recorded as the
+    /// first of its content) or sharing is off.
+    fn load_identical(&self, dir: &Path) -> Option<Loaded> {
+        let identical = self.identical.as_ref()?;
+        let print = fingerprint(dir)?;
+        let first = {
+            let mut known = identical.lock().unwrap_or_else(PoisonError::into_inner);
+            match known.first.get(&print) {
+                Some(first) if first != dir => {
+                    let first = first.clone();
+                    known.alias.insert(dir.to_path_buf(), first.clone());
+                    first
+                }
+                Some(_) => return None,
+                None => {
+                    known.first.insert(print, dir.to_path_buf());
+                    return None;
+                }
+            }
+        };
+        let loaded = self.load(&first);
+        self.lock()
+            .insert(dir.to_path_buf(), Arc::new(loaded.clone()));
+        Some(loaded)
+    }
+
+    /// The directory whose module `dir` was answered with, when sharing
+    /// found them identical: the module's ranges name files there.
+    pub fn alias_of(&self, dir: &Path) -> Option<PathBuf> {
+        let identical = self.identical.as_ref()?;
+        let known = identical.lock().unwrap_or_else(PoisonError::into_inner);
+        known.alias.get(dir).cloned()
     }
 
     /// [`crate::config_build::canonical`], resolved once per directory.
@@ -63,6 +128,26 @@ impl ModuleDirCache {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Arc<Loaded>>> {
         self.loaded.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// SHA-256 over the names and bytes of the files [`load_module_dir`] reads
+/// in `dir` (its primary and override files, in order); `None` when they
+/// cannot be listed or read, which the load itself then reports.
+fn fingerprint(dir: &Path) -> Option<[u8; 32]> {
+    use sha2::Digest;
+    let files = crate::file_names::dir_files(dir).ok()?;
+    let mut hash = sha2::Sha256::new();
+    for (kind, paths) in [("primary", &files.primary), ("override", &files.overrides)] {
+        for path in paths {
+            let name = path.file_name()?.to_string_lossy();
+            let bytes = std::fs::read(path).ok()?;
+            for part in [kind.as_bytes(), name.as_bytes(), &bytes] {
+                hash.update((part.len() as u64).to_le_bytes());
+                hash.update(part);
+            }
+        }
+    }
+    Some(hash.finalize().into())
 }
 
 #[cfg(test)]
@@ -88,6 +173,36 @@ mod tests {
             .unwrap()
             .variables
             .contains_key("b"));
+    }
+
+    #[test]
+    fn identical_copies_are_parsed_once_when_sharing() {
+        let d = tempfile::tempdir().unwrap();
+        let (a, b, c) = (d.path().join("a"), d.path().join("b"), d.path().join("c"));
+        for (dir, text) in [
+            (&a, "variable \"x\" {}\n"),
+            (&b, "variable \"x\" {}\n"),
+            (&c, "variable \"y\" {}\n"),
+        ] {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(dir.join("main.tf"), text).unwrap();
+        }
+        let cache = ModuleDirCache::sharing_identical();
+        let first = cache.load(&a).0.unwrap();
+        let copy = cache.load(&b).0.unwrap();
+        // The copy is the first directory's module: its files are named there.
+        assert_eq!(copy.source_dir, first.source_dir);
+        assert_eq!(cache.alias_of(&b), Some(a.clone()));
+        // Different bytes are a different module.
+        let other = cache.load(&c).0.unwrap();
+        assert!(other.variables.contains_key("y"));
+        assert_eq!(cache.alias_of(&c), None);
+        assert_eq!(cache.alias_of(&a), None);
+        // Without sharing every directory is its own.
+        let plain = ModuleDirCache::new();
+        plain.load(&a);
+        assert_ne!(plain.load(&b).0.unwrap().source_dir, first.source_dir);
+        assert_eq!(plain.alias_of(&b), None);
     }
 
     #[test]

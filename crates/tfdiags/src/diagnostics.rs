@@ -35,6 +35,10 @@ impl Diagnostics {
         self.0.is_empty()
     }
 
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Diagnostic> {
+        self.0.iter_mut()
+    }
+
     pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
         self.0.iter()
     }

@@ -126,14 +126,22 @@ fn run_recursive(opts: &ValidateOptions, view: &View, streams: &mut Streams) -> 
             return 1;
         }
     };
-    let dirs = Arc::new(ModuleDirCache::new());
+    // Every root has its own copy of each remote module it uses: identical
+    // copies are parsed once.
+    let dirs = Arc::new(ModuleDirCache::sharing_identical());
     let outcomes = recursive::run_all(&roots, |root| {
         let work_dir = recursive::work_dir(root);
         let place = LoadPlace {
             work_dir: &work_dir,
             dirs: &dirs,
         };
-        let checked = validate_root(&place, &work_dir, opts);
+        let mut checked = validate_root(&place, &work_dir, opts);
+        recursive::own_paths(
+            checked.config.as_ref(),
+            &dirs,
+            &mut checked.diags,
+            &mut checked.sources,
+        );
         let (stdout, stderr) = recursive::rendered(
             view,
             &checked.diags,
