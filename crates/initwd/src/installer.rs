@@ -17,7 +17,7 @@ use hclsyntax::{Diagnostic, Diagnostics, Range, Severity};
 use crate::atomic_file::remove_stale_temp_files;
 use crate::cancel::Cancel;
 use crate::fetch::expand_subdir_glob;
-use crate::fetcher::{remove_stale_staging, PackageFetcher};
+use crate::fetcher::{remove_stale_staging, PackageFetcher, RegistryPackage};
 use crate::goversion::{Constraints, Version};
 use crate::manifest::{Manifest, Record, MANIFEST_FILENAME};
 use crate::pathutil::{eval_symlinks, go_io_error_text, join, under};
@@ -156,7 +156,8 @@ pub struct ModuleInstaller {
     /// The keys the manifest file on disk records, which a run killed
     /// now would leave for the next one to trust.
     on_disk: Mutex<BTreeSet<String>>,
-    fetcher: PackageFetcher,
+    /// Shared with other installers of the run (other roots).
+    fetcher: Arc<PackageFetcher>,
     /// Shared with the threads registry requests run on.
     registry: Option<Arc<RegistryClient>>,
     hooks: Arc<dyn InstallHooks>,
@@ -181,7 +182,7 @@ impl ModuleInstaller {
     /// records the root module.
     pub fn new(
         cfg: InstallerConfig,
-        fetcher: PackageFetcher,
+        fetcher: Arc<PackageFetcher>,
         registry: Option<RegistryClient>,
         hooks: Arc<dyn InstallHooks>,
     ) -> Result<ModuleInstaller, Diagnostics> {
@@ -464,10 +465,13 @@ impl ModuleInstaller {
             )]);
         }
         let abs_inst = self.abs(inst_path);
-        if let Err(e) = self
-            .fetcher
-            .fetch_package(&abs_inst, package, &self.cfg.cancel)
-        {
+        if let Err(e) = self.fetcher.fetch_package_with(
+            &abs_inst,
+            package,
+            self.cfg.upgrade,
+            None,
+            &self.cfg.cancel,
+        ) {
             let _ = remove_any(&abs_inst);
             return Err(vec![Diagnostic::error(
                 "Failed to download module",
@@ -567,8 +571,12 @@ impl ModuleInstaller {
         let location = self
             .registry_location(client, req, pkg, &version)
             .map_err(with_warnings)?;
+        let registry_package = RegistryPackage {
+            module: pkg.to_string(),
+            version: version.to_string(),
+        };
         let mod_dir = self
-            .fetch_registry_package(req, inst_path, &location, subdir)
+            .fetch_registry_package(req, inst_path, &location, subdir, &registry_package)
             .map_err(with_warnings)?;
         self.record(Record {
             key: key.clone(),
@@ -677,6 +685,7 @@ impl ModuleInstaller {
         inst_path: &str,
         location: &ModuleSource,
         subdir: &str,
+        registry_package: &RegistryPackage,
     ) -> Result<String, Diagnostics> {
         let ModuleSource::Remote {
             package: dl_package,
@@ -686,10 +695,13 @@ impl ModuleInstaller {
             unreachable!("checked to be a remote source by registry_location");
         };
         let abs_inst = self.abs(inst_path);
-        if let Err(e) = self
-            .fetcher
-            .fetch_package(&abs_inst, dl_package, &self.cfg.cancel)
-        {
+        if let Err(e) = self.fetcher.fetch_package_with(
+            &abs_inst,
+            dl_package,
+            self.cfg.upgrade,
+            Some(registry_package),
+            &self.cfg.cancel,
+        ) {
             let _ = remove_any(&abs_inst);
             return Err(call_error(
                 req,

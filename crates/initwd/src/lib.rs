@@ -22,13 +22,15 @@ pub mod goversion;
 mod installer;
 mod lock;
 pub mod manifest;
+pub mod module_cache;
 pub mod pathutil;
 pub mod registry;
 
 pub use cancel::{Cancel, Canceled, CANCELED_TEXT};
 pub use cliconfig::{RegistryHosts, RegistryOptions};
-pub use fetch::HttpSettings;
-pub use fetcher::{FetchError, PackageFetcher};
+pub use fetch::{FetchSession, HttpSettings};
+pub use fetcher::{FetchError, PackageFetcher, RegistryPackage};
+pub use module_cache::ModuleCache;
 pub use goversion::{Constraints, Version};
 pub use installer::{
     download_line, install_line, local_escape_diagnostic, InstallHooks, InstallRequest,

@@ -745,9 +745,13 @@ fn install_modules(
     let mut opts = RegistryOptions::from_env();
     opts.hosts = hosts;
     let registry = RegistryClient::new(opts);
+    let (module_settings, settings_diags) = cliconfig::load_module_settings();
+    diags.append(settings_diags);
+    let fetcher = PackageFetcher::default()
+        .with_cache(initwd::ModuleCache::from_cli_config(&module_settings));
     let installer = match ModuleInstaller::new(
         cfg,
-        PackageFetcher::default(),
+        Arc::new(fetcher),
         Some(registry),
         hooks.clone(),
     ) {
