@@ -30,7 +30,6 @@ pub use cancel::{Cancel, Canceled, CANCELED_TEXT};
 pub use cliconfig::{RegistryHosts, RegistryOptions};
 pub use fetch::{FetchSession, HttpSettings};
 pub use fetcher::{FetchError, PackageFetcher, RegistryPackage};
-pub use module_cache::ModuleCache;
 pub use goversion::{Constraints, Version};
 pub use installer::{
     download_line, install_line, local_escape_diagnostic, InstallHooks, InstallRequest,
@@ -38,4 +37,5 @@ pub use installer::{
 };
 pub use lock::{LockError, WorkDirLock, LOCK_FILENAME};
 pub use manifest::{module_key, Manifest, ManifestError, Record, MANIFEST_FILENAME};
+pub use module_cache::ModuleCache;
 pub use registry::{RegistryClient, RegistryError, MODULES_SERVICE_ID};

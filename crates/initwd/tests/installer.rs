@@ -587,9 +587,14 @@ fn manifest_read_errors_are_reported() {
         "{\"Modules\":[{\"Key\":\"a\"},{\"Key\":\"a\"}]}",
     );
     let cfg = InstallerConfig::new(env.work.path());
-    let err = ModuleInstaller::new(cfg, std::sync::Arc::new(PackageFetcher::default()), None, env.hooks.clone())
-        .err()
-        .unwrap();
+    let err = ModuleInstaller::new(
+        cfg,
+        std::sync::Arc::new(PackageFetcher::default()),
+        None,
+        env.hooks.clone(),
+    )
+    .err()
+    .unwrap();
     assert_eq!(err[0].summary, "Failed to read modules manifest file");
     assert_eq!(
         err[0].detail,

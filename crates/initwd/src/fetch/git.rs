@@ -120,7 +120,10 @@ pub(crate) fn looks_like_commit_id(r: &str) -> bool {
     (7..=40).contains(&r.len()) && r.bytes().all(|c| c.is_ascii_hexdigit())
 }
 
-pub(crate) fn callbacks<'a>(ssh_key: Option<&'a str>, attempts: &'a Cell<u32>) -> RemoteCallbacks<'a> {
+pub(crate) fn callbacks<'a>(
+    ssh_key: Option<&'a str>,
+    attempts: &'a Cell<u32>,
+) -> RemoteCallbacks<'a> {
     let mut cb = RemoteCallbacks::new();
     cb.credentials(move |url, username, allowed| {
         // libgit2 asks again after each rejected credential; stop after a

@@ -19,8 +19,8 @@ pub(crate) fn read_gitmodules(dir: &Path) -> Result<Vec<Submodule>, String> {
     if !file.is_file() {
         return Ok(Vec::new());
     }
-    let cfg = git2::Config::open(&file)
-        .map_err(|e| format!("git submodule update: {}", e.message()))?;
+    let cfg =
+        git2::Config::open(&file).map_err(|e| format!("git submodule update: {}", e.message()))?;
     let mut names: Vec<String> = Vec::new();
     let mut entries = cfg
         .entries(Some(r"submodule\..*"))

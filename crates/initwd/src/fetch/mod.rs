@@ -224,7 +224,8 @@ fn unpack_cached(
     dst: &Path,
     env: &FetchEnv<'_>,
 ) -> Result<(), String> {
-    let unpack = |d: &Path| unpack::unpack_file(format, file, d, &mut ()).map_err(|e| e.to_string());
+    let unpack =
+        |d: &Path| unpack::unpack_file(format, file, d, &mut ()).map_err(|e| e.to_string());
     let Some(cache) = &env.session.cache else {
         return unpack(dst);
     };

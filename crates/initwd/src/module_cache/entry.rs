@@ -177,9 +177,7 @@ fn cache_io(op: &str, path: &Path, e: &std::io::Error) -> String {
 
 fn remove_entry(entry: &Path) -> Result<(), String> {
     match make_writable_and_remove(entry) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(cache_io("remove", entry, &e))
-        }
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(cache_io("remove", entry, &e)),
         _ => Ok(()),
     }
 }
@@ -347,7 +345,9 @@ fn parse_manifest(key: &CacheKey, text: &[u8]) -> Result<EntryManifest, String> 
         let path = v["path"].as_str().ok_or_else(bad)?;
         if path.is_empty()
             || path.starts_with('/')
-            || path.split('/').any(|p| p.is_empty() || p == "." || p == "..")
+            || path
+                .split('/')
+                .any(|p| p.is_empty() || p == "." || p == "..")
         {
             return Err(bad());
         }
@@ -374,5 +374,6 @@ fn parse_manifest(key: &CacheKey, text: &[u8]) -> Result<EntryManifest, String> 
 
 /// The path of `rel` (slash-separated) under `base`.
 pub(super) fn under(base: &Path, rel: &str) -> PathBuf {
-    rel.split('/').fold(base.to_path_buf(), |p, part| p.join(part))
+    rel.split('/')
+        .fold(base.to_path_buf(), |p, part| p.join(part))
 }

@@ -81,7 +81,13 @@ impl ModuleCache {
     }
 
     /// Records a resolution; failing to is only a missed shortcut later.
-    pub(crate) fn record_git_ref(&self, url: &str, reference: &str, shallow: bool, rec: &RefRecord) {
+    pub(crate) fn record_git_ref(
+        &self,
+        url: &str,
+        reference: &str,
+        shallow: bool,
+        rec: &RefRecord,
+    ) {
         let path = self.ref_path(url, reference, shallow);
         let doc = json!({
             "url": crate::fetch::redact_in(url),

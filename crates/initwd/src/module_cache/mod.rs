@@ -33,8 +33,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-pub use entry::Filled;
 pub(crate) use entry::file_sha256;
+pub use entry::Filled;
 pub(crate) use file_lock::FileLock;
 pub(crate) use git_refs::{RefKind, RefRecord};
 
@@ -144,4 +144,3 @@ impl ModuleCache {
         self.root.join("tmp")
     }
 }
-
