@@ -747,20 +747,24 @@ fn install_modules(
     let registry = RegistryClient::new(opts);
     let (module_settings, settings_diags) = cliconfig::load_module_settings();
     diags.append(settings_diags);
-    let fetcher = PackageFetcher::default()
+    let package_fetcher = PackageFetcher::default()
         .with_cache(initwd::ModuleCache::from_cli_config(&module_settings));
-    let installer =
-        match ModuleInstaller::new(cfg, Arc::new(fetcher), Some(registry), hooks.clone()) {
-            Ok(i) => i,
-            Err(more) => {
-                diags.append(more);
-                return InstallOutcome {
-                    diags,
-                    sources: SourceMap::new(),
-                    canceled: interrupt.cancel().is_canceled(),
-                };
-            }
-        };
+    let installer = match ModuleInstaller::new(
+        cfg,
+        Arc::new(package_fetcher),
+        Some(registry),
+        hooks.clone(),
+    ) {
+        Ok(i) => i,
+        Err(more) => {
+            diags.append(more);
+            return InstallOutcome {
+                diags,
+                sources: SourceMap::new(),
+                canceled: interrupt.cancel().is_canceled(),
+            };
+        }
+    };
     let walker = InstallWalker::new(&installer, work_dir).with_dirs(dirs.clone());
     let (config, more) = build_config(root, &walker);
     // One write for all the progress lines (a line each was 200 writes).
