@@ -29,7 +29,7 @@ pub mod registry;
 pub use cancel::{Cancel, Canceled, CANCELED_TEXT};
 pub use cliconfig::{RegistryHosts, RegistryOptions};
 pub use fetch::{FetchSession, HttpSettings};
-pub use fetcher::{FetchError, PackageFetcher, RegistryPackage};
+pub use fetcher::{FetchError, PackageFetcher, RegistryPackage, STAGING_PREFIX};
 pub use goversion::{Constraints, Version};
 pub use installer::{
     download_line, install_line, local_escape_diagnostic, InstallHooks, InstallRequest,
