@@ -54,8 +54,29 @@ pub(crate) fn read_gitmodules(dir: &Path) -> Result<Vec<Submodule>, String> {
 
 /// git's `relative_url`: `./x` and `../x` taken against `base` (each
 /// `../` drops one component, up to a `/` or an scp-style `:`); an
-/// absolute path becomes a `file://` URL; anything else is kept.
+/// absolute path becomes a `file://` URL, and scp-style `user@host:path`
+/// the `ssh://` URL git reads it as, so the transport check sees its
+/// scheme.
 pub(crate) fn resolve_submodule_url(base: &str, url: &str) -> String {
+    scp_to_ssh(&join_relative(base, url))
+}
+
+/// `[user@]host:path` (a `:` before any `/`, no `://`) as
+/// `ssh://[user@]host/path`; anything else unchanged.
+fn scp_to_ssh(url: &str) -> String {
+    if url.contains("://") {
+        return url.to_string();
+    }
+    match url.split_once(':') {
+        Some((host, path)) if !host.is_empty() && !host.contains('/') && host.len() > 1 => {
+            let path = path.strip_prefix('/').unwrap_or(path);
+            format!("ssh://{host}/{path}")
+        }
+        _ => url.to_string(),
+    }
+}
+
+fn join_relative(base: &str, url: &str) -> String {
     if !(url.starts_with("./") || url.starts_with("../")) {
         if url.starts_with('/') {
             return format!("file://{url}");
@@ -95,8 +116,17 @@ mod tests {
                 "../other.git",
                 "https://host/org/other.git",
             ),
-            ("git@host:org/repo.git", "../other", "git@host:org/other"),
-            ("git@host:repo", "../other", "git@host:other"),
+            (
+                "git@host:org/repo.git",
+                "../other",
+                "ssh://git@host/org/other",
+            ),
+            ("git@host:repo", "../other", "ssh://git@host/other"),
+            (
+                "https://x/y",
+                "git@github.com:o/r.git",
+                "ssh://git@github.com/o/r.git",
+            ),
             ("https://x/y", "https://z/w", "https://z/w"),
             ("https://x/y", "/srv/git/w", "file:///srv/git/w"),
         ];
