@@ -70,3 +70,37 @@ fn a_second_root_installs_from_the_cache() {
         run.text
     );
 }
+
+/// Two `init` processes filling one cache at once both succeed and leave
+/// one entry, with nothing half-made behind.
+#[test]
+fn two_processes_fill_one_cache() {
+    let repos = tempfile::tempdir().unwrap();
+    let repo = repos.path().join("net");
+    make_repo(&repo);
+    let cache = tempfile::tempdir().unwrap();
+    let main_tf = format!(
+        "module \"net\" {{\n  source = \"git::file://{}?ref=v1.0.0\"\n}}\n",
+        repo.display()
+    );
+    let boxes: Vec<Sandbox> = (0..3).map(|_| Sandbox::new(&main_tf)).collect();
+    std::thread::scope(|s| {
+        let runs: Vec<_> = boxes
+            .iter()
+            .map(|b| s.spawn(|| b.init(&[("TF_MODULE_CACHE_DIR", cache.path())])))
+            .collect();
+        for r in runs {
+            let run = r.join().unwrap();
+            assert_eq!(run.code, 0, "{}", run.stderr);
+        }
+    });
+    for b in &boxes {
+        assert!(b.work().join(".terraform/modules/net/main.tf").is_file());
+    }
+    let entries = std::fs::read_dir(cache.path().join("packages"))
+        .unwrap()
+        .count();
+    assert_eq!(entries, 1);
+    let staging = std::fs::read_dir(cache.path().join("tmp")).unwrap().count();
+    assert_eq!(staging, 0);
+}
