@@ -182,11 +182,35 @@ fn remove_entry(entry: &Path) -> Result<(), String> {
     }
 }
 
-/// `remove_dir_all`: the files are read-only, which only matters where
-/// the platform refuses to remove read-only files (Windows); on Unix the
-/// directories stay writable and removal just works.
+/// `remove_dir_all` of an entry, whose files are read-only. On Unix that
+/// does not matter (the directories stay writable); Windows refuses to
+/// remove a read-only file, so the flag is cleared first there.
 fn make_writable_and_remove(path: &Path) -> std::io::Result<()> {
+    #[cfg(not(unix))]
+    clear_read_only(path);
     std::fs::remove_dir_all(path)
+}
+
+#[cfg(not(unix))]
+fn clear_read_only(path: &Path) {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        match e.file_type() {
+            Ok(t) if t.is_dir() => clear_read_only(&p),
+            Ok(_) => {
+                if let Ok(md) = std::fs::metadata(&p) {
+                    let mut perms = md.permissions();
+                    #[allow(clippy::permissions_set_readonly_false)]
+                    perms.set_readonly(false);
+                    let _ = std::fs::set_permissions(&p, perms);
+                }
+            }
+            Err(_) => {}
+        }
+    }
 }
 
 #[cfg(unix)]

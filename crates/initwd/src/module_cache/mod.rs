@@ -144,3 +144,6 @@ impl ModuleCache {
         self.root.join("tmp")
     }
 }
+
+#[cfg(test)]
+mod tests;
