@@ -506,3 +506,29 @@ impl Run {
         self.fetcher.cache_hit_count()
     }
 }
+
+/// A cached store follows the remote: a branch deleted upstream is
+/// pruned, and a ref naming it fails as it would in a fresh clone.
+#[test]
+fn a_branch_deleted_upstream_is_pruned() {
+    let (r, _) = tagged_repo();
+    r.branch("feature");
+    r.commit(&[("feature.tf", Some("# f\n"))], "feature work");
+    r.switch("main");
+    let cache = tempfile::tempdir().unwrap();
+    let src = r.source("ref=feature");
+    let first = Run::new(Some(cache.path()));
+    assert_eq!(read(first.fetch("f", &src).join("feature.tf")), "# f\n");
+    r.repo
+        .find_branch("feature", git2::BranchType::Local)
+        .unwrap()
+        .delete()
+        .unwrap();
+    let run = Run::new(Some(cache.path()));
+    let err = run
+        .fetcher
+        .fetch_package(&run.mods.path().join("f"), &src, &Cancel::new())
+        .unwrap_err()
+        .to_string();
+    assert!(err.ends_with("invalid ref: \"feature\""), "{err}");
+}

@@ -130,12 +130,17 @@ impl GitStores {
     }
 }
 
-/// Opens the bare store at `path`, or makes it (with `origin` naming
-/// `url`) when it is missing or unreadable (a run killed while making
-/// it). The flag says it was made now.
+/// The file a store is complete with: made last by [`open_or_init`], it
+/// holds the repository's URL (any password redacted) for whoever looks.
+const STORE_MARKER: &str = "tofu-rs-url";
+
+/// Opens the bare store at `path`, or makes it when it is missing or
+/// was never finished (a run killed while making it). The flag says it
+/// was made now. The URL is not written into the store's configuration
+/// (fetches use an anonymous remote), so a password in it stays off disk.
 fn open_or_init(path: &Path, url: &str) -> Result<(Repository, bool), String> {
-    if let Ok(repo) = Repository::open_bare(path) {
-        if repo.find_remote("origin").is_ok() {
+    if path.join(STORE_MARKER).is_file() {
+        if let Ok(repo) = Repository::open_bare(path) {
             return Ok((repo, false));
         }
     }
@@ -145,8 +150,9 @@ fn open_or_init(path: &Path, url: &str) -> Result<(Repository, bool), String> {
             .map_err(|e| crate::pathutil::path_error("mkdir", &parent.display().to_string(), &e))?;
     }
     let repo = Repository::init_bare(path).map_err(|e| git_err("git init", e))?;
-    repo.remote("origin", url)
-        .map_err(|e| git_err("git remote", e))?;
+    let marker = path.join(STORE_MARKER);
+    std::fs::write(&marker, super::redact(url) + "\n")
+        .map_err(|e| crate::pathutil::path_error("open", &marker.display().to_string(), &e))?;
     Ok((repo, true))
 }
 
@@ -213,7 +219,7 @@ impl Store<'_> {
         let attempts = Cell::new(0);
         let mut remote = self
             .repo
-            .find_remote("origin")
+            .remote_anonymous(&self.src.url)
             .map_err(|e| git_err("git remote", e))?;
         let conn = remote
             .connect_auth(
@@ -299,7 +305,7 @@ impl Store<'_> {
         }
         let mut remote = self
             .repo
-            .find_remote("origin")
+            .remote_anonymous(&self.src.url)
             .map_err(|e| git_err("git remote", e))?;
         remote
             .fetch(refspecs, Some(&mut fo), None)
