@@ -532,3 +532,59 @@ fn a_branch_deleted_upstream_is_pruned() {
         .to_string();
     assert!(err.ends_with("invalid ref: \"feature\""), "{err}");
 }
+
+/// A cached store that lost its objects (a disk problem, a bad copy) is
+/// made anew rather than failing every later run.
+#[test]
+fn a_damaged_store_is_rebuilt() {
+    let (r, _) = tagged_repo();
+    let cache = tempfile::tempdir().unwrap();
+    let src = r.source("ref=main");
+    Run::new(Some(cache.path())).fetch("m", &src);
+    let store = std::fs::read_dir(cache.path().join("git"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "git"))
+        .unwrap();
+    std::fs::remove_dir_all(store.join("objects")).unwrap();
+    std::fs::create_dir_all(store.join("objects/pack")).unwrap();
+    std::fs::create_dir_all(store.join("objects/info")).unwrap();
+    std::fs::remove_dir_all(cache.path().join("packages")).unwrap();
+    let run = Run::new(Some(cache.path()));
+    assert_eq!(read(run.fetch("m", &src).join("main.tf")), "# v2\n");
+}
+
+/// A store whose commits survive but whose trees were lost: the export
+/// finds the damage, the store is made anew and fetched whole.
+#[test]
+fn a_store_missing_trees_is_rebuilt() {
+    let (r, _) = tagged_repo();
+    let cache = tempfile::tempdir().unwrap();
+    let src = r.source("ref=main");
+    Run::new(Some(cache.path())).fetch("m", &src);
+    let store = std::fs::read_dir(cache.path().join("git"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "git"))
+        .unwrap();
+    std::fs::remove_dir_all(store.join("objects")).unwrap();
+    std::fs::create_dir_all(store.join("objects/pack")).unwrap();
+    std::fs::create_dir_all(store.join("objects/info")).unwrap();
+    // Only the commits and the annotated tag come back.
+    let store_repo = git2::Repository::open_bare(&store).unwrap();
+    let have = store_repo.odb().unwrap();
+    let source = r.repo.odb().unwrap();
+    source
+        .foreach(|oid| {
+            let obj = source.read(*oid).unwrap();
+            if matches!(obj.kind(), git2::ObjectType::Commit | git2::ObjectType::Tag) {
+                have.write(obj.kind(), obj.data()).unwrap();
+            }
+            true
+        })
+        .unwrap();
+    std::fs::remove_dir_all(cache.path().join("packages")).unwrap();
+    let run = Run::new(Some(cache.path()));
+    assert_eq!(read(run.fetch("m", &src).join("main.tf")), "# v2\n");
+    assert_eq!(run.counts(), (2, 1, 0), "listed, found whole, rebuilt");
+}

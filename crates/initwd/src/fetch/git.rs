@@ -16,7 +16,7 @@ use std::path::Path;
 
 use git2::{Cred, CredentialType, Oid, RemoteCallbacks};
 
-use super::git_export::export_commit;
+use super::git_export::{export_commit, ExportError};
 use super::git_resolve::{resolve, Resolved};
 use super::git_submodules::{read_gitmodules, resolve_submodule_url};
 use super::session::FetchStats;
@@ -270,6 +270,18 @@ pub(crate) fn fetch_git(src: &GitSource, dst: &Path, env: &FetchEnv<'_>) -> Resu
     Ok(())
 }
 
+/// Empties `dir` (what a failed export wrote) for another attempt.
+fn clear_dir(dir: &Path) -> Result<(), String> {
+    match std::fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(crate::pathutil::path_error(
+            "remove",
+            &dir.display().to_string(),
+            &e,
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// How deep submodules may nest (a repository that is its own
 /// submodule would otherwise never end).
 const SUBMODULE_DEPTH_LIMIT: usize = 16;
@@ -291,23 +303,36 @@ fn export_recursive(
         return Err("git submodule update: submodules nested too deeply".to_string());
     }
     let session = env.session;
-    let links = session.stores.with_store(
-        src,
-        env.staging_near,
-        &session.stats,
-        env.upgrade,
-        |store| {
-            if !store.ensure_commit(commit)? {
-                return Err(match submodule {
-                    Some((path, _)) => format!(
-                        "git submodule update: Fetched in submodule path '{path}', but it did not contain {commit}. Direct fetching of that commit failed."
-                    ),
-                    None => format!("git checkout: commit {commit} not found"),
-                });
-            }
-            export_commit(&store.repo, commit, dst)
-        },
-    )?;
+    let export = || {
+        session.stores.with_store(
+            src,
+            env.staging_near,
+            &session.stats,
+            env.upgrade,
+            |store| {
+                if !store.ensure_commit(commit)? {
+                    return Err(match submodule {
+                        Some((path, _)) => format!(
+                            "git submodule update: Fetched in submodule path '{path}', but it did not contain {commit}. Direct fetching of that commit failed."
+                        ),
+                        None => format!("git checkout: commit {commit} not found"),
+                    });
+                }
+                Ok(export_commit(&store.repo, commit, dst))
+            },
+        )
+    };
+    let links = match export()? {
+        // A store missing objects its commits need (damaged on disk)
+        // cannot mend itself by fetching: the remote believes it has
+        // them. Made anew, it is fetched whole.
+        Err(ExportError::MissingObject(_)) => {
+            session.stores.discard(src, env.staging_near)?;
+            clear_dir(dst)?;
+            export()?.map_err(ExportError::into_text)?
+        }
+        other => other.map_err(ExportError::into_text)?,
+    };
     if links.is_empty() {
         return Ok(());
     }

@@ -20,17 +20,45 @@ pub(crate) struct Gitlink {
     pub(crate) commit: Oid,
 }
 
+/// Why an export failed.
+#[derive(Debug)]
+pub(crate) enum ExportError {
+    /// An object the tree needs is not in the store (a damaged store).
+    MissingObject(String),
+    /// Anything else: a tree git would refuse, a file that cannot be
+    /// written.
+    Failed(String),
+}
+
+impl From<String> for ExportError {
+    fn from(e: String) -> ExportError {
+        ExportError::Failed(e)
+    }
+}
+
+impl ExportError {
+    pub(crate) fn into_text(self) -> String {
+        match self {
+            ExportError::MissingObject(e) | ExportError::Failed(e) => e,
+        }
+    }
+}
+
+fn missing(e: git2::Error) -> ExportError {
+    ExportError::MissingObject(git_err("git checkout", e))
+}
+
 /// Writes commit `commit`'s tree into `dst` (created if missing; files
 /// already there are not expected) and returns its gitlinks.
 pub(crate) fn export_commit(
     repo: &Repository,
     commit: Oid,
     dst: &Path,
-) -> Result<Vec<Gitlink>, String> {
+) -> Result<Vec<Gitlink>, ExportError> {
     let tree = repo
         .find_commit(commit)
         .and_then(|c| c.tree())
-        .map_err(|e| git_err("git checkout", e))?;
+        .map_err(missing)?;
     std::fs::create_dir_all(dst)
         .map_err(|e| path_error("mkdir", &dst.display().to_string(), &e))?;
     let mut links = Vec::new();
@@ -44,7 +72,7 @@ fn write_tree(
     dir: &Path,
     prefix: &str,
     links: &mut Vec<Gitlink>,
-) -> Result<(), String> {
+) -> Result<(), ExportError> {
     for entry in tree.iter() {
         let name = entry.name().map_err(|_| {
             format!(
@@ -65,16 +93,14 @@ fn write_tree(
             || name.contains(['/', '\0'])
             || name.eq_ignore_ascii_case(".git")
         {
-            return Err(format!("git checkout: invalid path '{rel}'"));
+            return Err(format!("git checkout: invalid path '{rel}'").into());
         }
         let path = dir.join(name);
         let io = |op: &str, e: std::io::Error| path_error(op, &path.display().to_string(), &e);
         match (entry.kind(), entry.filemode()) {
             (Some(ObjectType::Tree), _) => {
                 std::fs::create_dir(&path).map_err(|e| io("mkdir", e))?;
-                let sub = repo
-                    .find_tree(entry.id())
-                    .map_err(|e| git_err("git checkout", e))?;
+                let sub = repo.find_tree(entry.id()).map_err(missing)?;
                 write_tree(repo, &sub, &path, &rel, links)?;
             }
             (Some(ObjectType::Commit), _) => {
@@ -85,9 +111,7 @@ fn write_tree(
                 });
             }
             (Some(ObjectType::Blob), mode) => {
-                let blob = repo
-                    .find_blob(entry.id())
-                    .map_err(|e| git_err("git checkout", e))?;
+                let blob = repo.find_blob(entry.id()).map_err(missing)?;
                 if mode == 0o120000 {
                     write_symlink(blob.content(), &path).map_err(|e| io("symlink", e))?;
                 } else {
@@ -97,7 +121,7 @@ fn write_tree(
                     }
                 }
             }
-            _ => return Err(format!("git checkout: invalid object at '{rel}'")),
+            _ => return Err(format!("git checkout: invalid object at '{rel}'").into()),
         }
     }
     Ok(())

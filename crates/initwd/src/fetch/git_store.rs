@@ -107,6 +107,33 @@ impl GitStores {
         })
     }
 
+    /// Removes the store for `src.url` (found damaged: objects its refs
+    /// need are missing), so the next use makes and fetches it anew.
+    pub(crate) fn discard(&self, src: &GitSource, near: &Path) -> Result<(), String> {
+        let run = self
+            .repos
+            .lock()
+            .expect("git store map lock poisoned")
+            .entry(src.url.clone())
+            .or_default()
+            .clone();
+        let mut run = run.lock().expect("git store lock poisoned");
+        let _file_lock = match &self.cache {
+            Some(c) => Some(crate::module_cache::lock_file(&c.git_store_lock(&src.url))?),
+            None => None,
+        };
+        let path = self.store_path(&src.url, near)?;
+        run.advert = None;
+        match std::fs::remove_dir_all(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(crate::pathutil::path_error(
+                "remove",
+                &path.display().to_string(),
+                &e,
+            )),
+            _ => Ok(()),
+        }
+    }
+
     fn store_path(&self, url: &str, near: &Path) -> Result<PathBuf, String> {
         if let Some(c) = &self.cache {
             return Ok(c.git_store(url));
@@ -156,6 +183,9 @@ fn open_or_init(path: &Path, url: &str) -> Result<(Repository, bool), String> {
     Ok((repo, true))
 }
 
+/// Where a store keeps what it fetched.
+const REF_GLOBS: [&str; 2] = ["refs/remotes/origin/*", "refs/tags/*"];
+
 const REFSPECS: [&str; 2] = [
     "+refs/heads/*:refs/remotes/origin/*",
     "+refs/tags/*:refs/tags/*",
@@ -170,7 +200,8 @@ impl Store<'_> {
             return Ok(a.clone());
         }
         let advert = self.list_remote()?;
-        if self.upgrade || !self.matches(&advert) {
+        let damaged = self.forget_refs_if_damaged();
+        if damaged || self.upgrade || !self.matches(&advert) {
             self.fetch(&REFSPECS, true)?;
         }
         // HEAD (a ref some users name) at the default branch, as in a clone.
@@ -256,6 +287,40 @@ impl Store<'_> {
         })
     }
 
+    /// Whether a branch or tag of the store names an object the store
+    /// does not have (a damaged store: objects lost on disk). Such refs
+    /// would be offered to the remote as "have"s, so a fetch would never
+    /// bring the objects back; all of them are deleted instead, and the
+    /// next fetch brings everything.
+    fn forget_refs_if_damaged(&mut self) -> bool {
+        let Ok(odb) = self.repo.odb() else {
+            return false;
+        };
+        let mut names: Vec<String> = Vec::new();
+        let mut damaged = false;
+        for glob in REF_GLOBS {
+            let Ok(refs) = self.repo.references_glob(glob) else {
+                continue;
+            };
+            for r in refs.flatten() {
+                if let Ok(name) = r.name() {
+                    names.push(name.to_string());
+                }
+                if r.target().is_some_and(|oid| !odb.exists(oid)) {
+                    damaged = true;
+                }
+            }
+        }
+        if damaged {
+            for name in names {
+                if let Ok(mut r) = self.repo.find_reference(&name) {
+                    let _ = r.delete();
+                }
+            }
+        }
+        damaged
+    }
+
     /// Whether the store's branches and tags are exactly the advertised
     /// ones, so a fetch would bring nothing.
     fn matches(&self, advert: &Advert) -> bool {
@@ -278,7 +343,7 @@ impl Store<'_> {
                 return false;
             }
         }
-        let have = ["refs/remotes/origin/*", "refs/tags/*"]
+        let have = REF_GLOBS
             .iter()
             .map(|g| {
                 self.repo
