@@ -335,3 +335,13 @@ fn copy_previous(prev: &Path, inst_dir: &Path) -> Result<(), String> {
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    /// One fetcher serves every root of a run, from many threads.
+    #[test]
+    fn a_fetcher_can_be_shared_between_threads() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<super::PackageFetcher>();
+    }
+}

@@ -2,8 +2,9 @@
 //! `internal/getmodules`, `internal/modsdir` and `internal/registry`):
 //! the `.terraform/modules/modules.json` manifest, fetching remote module
 //! packages (git, HTTP archives, local `file://` directories), the module
-//! registry protocol, and the per-call install rules the configuration
-//! walker applies.
+//! registry protocol, the per-call install rules the configuration
+//! walker applies, and the module cache shared by roots and runs
+//! ([`module_cache`]).
 //!
 //! Knows module source addresses and file systems; knows nothing of the
 //! configuration language. The CLI configuration, credentials and service

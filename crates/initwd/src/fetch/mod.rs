@@ -16,7 +16,8 @@ mod subdir;
 use std::path::Path;
 
 pub use http::HttpSettings;
-pub use session::{FetchSession, FetchStats};
+pub use session::FetchSession;
+pub(crate) use session::FetchStats;
 pub use subdir::expand_subdir_glob;
 
 use crate::module_cache::{CacheKey, Filled};
