@@ -282,6 +282,13 @@ fn walk(dir: &Path, prefix: &str, items: &mut Vec<(String, Item)>) -> Result<(),
                     target: target.to_string_lossy().into_owned(),
                 },
             ));
+        } else if !md.is_file() {
+            // A device or pipe: nothing a package should hold, and
+            // hashing a pipe would wait forever.
+            return Err(format!(
+                "module cache: {} is not a regular file",
+                path.display()
+            ));
         } else {
             let exec = is_exec(&md);
             make_read_only(&path, exec)?;
