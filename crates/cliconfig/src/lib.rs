@@ -2,8 +2,9 @@
 //! terraform-svchost's service discovery (`disco`): which CLI configuration
 //! files are read and in what order, their `host` and `credentials` blocks
 //! and the `TF_TOKEN_…` variables (per-host services and bearer tokens),
-//! the registry timeouts and retries read from the environment, and the
-//! discovery of a host's services (`modules.v1`, `providers.v1`, …).
+//! the registry timeouts and retries read from the environment, the
+//! module cache directory (`module_cache_dir`, `TF_MODULE_CACHE_DIR`), and
+//! the discovery of a host's services (`modules.v1`, `providers.v1`, …).
 //!
 //! Shared by the module installer (`initwd`), the provider installer
 //! (`getproviders`) and the cloud backend, so none of them depends on
@@ -14,6 +15,7 @@
 mod config;
 pub mod disco;
 mod hosts;
+mod module_settings;
 
 pub use config::{
     cli_config_dir, cli_config_files, cli_config_path, load_registry_hosts, parse_registry_hosts,
@@ -21,3 +23,6 @@ pub use config::{
 };
 pub use disco::{Disco, DiscoError};
 pub use hosts::{RegistryHosts, RegistryOptions};
+pub use module_settings::{
+    load_module_settings, parse_module_settings, ModuleSettings, MODULE_CACHE_DIR_ENV,
+};

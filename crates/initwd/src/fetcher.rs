@@ -5,6 +5,10 @@
 //! while the same package is being fetched on another thread waits for
 //! that fetch instead of starting its own. Every fetch can be cancelled
 //! ([`Cancel`]) and lands in its install directory whole or not at all.
+//!
+//! One fetcher may serve many roots in a process (share it in an `Arc`):
+//! its [`FetchSession`] keeps one git store per repository for the whole
+//! run and, with [`PackageFetcher::with_cache`], the module cache.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -12,7 +16,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::cancel::{Cancel, Canceled, CANCELED_TEXT};
-use crate::fetch::{self, HttpSettings};
+use crate::fetch::{self, FetchEnv, FetchSession, FetchStats, HttpSettings};
+use crate::module_cache::{CacheKey, Filled, ModuleCache};
 use crate::pathutil::{go_io_error_text, path_error};
 
 /// How often a request waiting for another thread's fetch of the same
@@ -34,6 +39,7 @@ struct Slot {
 /// Shareable between threads (`&PackageFetcher` is `Sync`).
 pub struct PackageFetcher {
     settings: HttpSettings,
+    session: Arc<FetchSession>,
     slots: Mutex<HashMap<String, Arc<Slot>>>,
     downloads: AtomicUsize,
 }
@@ -48,14 +54,45 @@ impl PackageFetcher {
     pub fn new(settings: HttpSettings) -> PackageFetcher {
         PackageFetcher {
             settings,
+            session: Arc::new(FetchSession::new(None)),
             slots: Mutex::new(HashMap::new()),
             downloads: AtomicUsize::new(0),
         }
     }
 
-    /// How many packages were actually downloaded (not copied) so far.
+    /// The same fetcher using `cache` (`None`: no module cache). Set
+    /// before the first fetch: it starts a new session.
+    pub fn with_cache(mut self, cache: Option<ModuleCache>) -> PackageFetcher {
+        self.session = Arc::new(FetchSession::new(cache));
+        self
+    }
+
+    /// The module cache in use, if any.
+    pub fn cache(&self) -> Option<&ModuleCache> {
+        self.session.cache()
+    }
+
+    /// How many packages were actually fetched (not copied from an
+    /// earlier install of the run) so far, from the network or the
+    /// module cache.
     pub fn download_count(&self) -> usize {
         self.downloads.load(Ordering::SeqCst)
+    }
+
+    /// How many packages (or git trees, or archives) came from the
+    /// module cache so far.
+    pub fn cache_hit_count(&self) -> usize {
+        self.session.cache_hit_count()
+    }
+
+    /// How many git fetches (object transfers) were made so far.
+    pub fn git_fetch_count(&self) -> usize {
+        self.session.git_fetch_count()
+    }
+
+    /// How many connections to git remotes listed their refs so far.
+    pub fn git_connect_count(&self) -> usize {
+        self.session.git_connect_count()
     }
 
     /// `FetchPackage`: the package at `package` (normalized, no subdir)
@@ -67,6 +104,22 @@ impl PackageFetcher {
         &self,
         inst_dir: &Path,
         package: &str,
+        cancel: &Cancel,
+    ) -> Result<(), FetchError> {
+        self.fetch_package_with(inst_dir, package, false, None, cancel)
+    }
+
+    /// [`PackageFetcher::fetch_package`] for `init`'s installer: with
+    /// `upgrade`, the cache's reusable answers (a tag's commit, a
+    /// registry package) are fetched again; `registry` names the registry
+    /// module version `package` was returned for, which keys its cache
+    /// entry.
+    pub fn fetch_package_with(
+        &self,
+        inst_dir: &Path,
+        package: &str,
+        upgrade: bool,
+        registry: Option<&RegistryPackage>,
         cancel: &Cancel,
     ) -> Result<(), FetchError> {
         loop {
@@ -88,9 +141,18 @@ impl PackageFetcher {
             if owner {
                 self.downloads.fetch_add(1, Ordering::SeqCst);
                 let settings = self.settings.clone();
+                let session = self.session.clone();
+                let near = inst_dir.parent().unwrap_or(Path::new(".")).to_path_buf();
                 let pkg = package.to_string();
+                let registry = registry.cloned();
                 let result = staged(inst_dir, cancel, move |dst| {
-                    fetch::fetch_package(&pkg, dst, &settings)
+                    let env = FetchEnv {
+                        settings: &settings,
+                        session: &session,
+                        upgrade,
+                        staging_near: &near,
+                    };
+                    fetch_one(&pkg, dst, &env, registry.as_ref())
                 });
                 let mut state = slot.state.lock().expect("package slot lock poisoned");
                 match &result {
@@ -128,6 +190,42 @@ impl PackageFetcher {
             }
         }
     }
+}
+
+/// A registry module version, whose package the cache keeps by it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistryPackage {
+    /// The module's registry address (`registry.opentofu.org/ns/name/system`).
+    pub module: String,
+    pub version: String,
+}
+
+/// Fetches `pkg` into `dst`; a registry package through its cache entry
+/// when there is a cache (a local directory is only ever linked).
+fn fetch_one(
+    pkg: &str,
+    dst: &Path,
+    env: &FetchEnv<'_>,
+    registry: Option<&RegistryPackage>,
+) -> Result<(), String> {
+    let (Some(cache), Some(reg)) = (env.session.cache(), registry) else {
+        return fetch::fetch_package_in(pkg, dst, env);
+    };
+    if fetch::is_local_directory(pkg) {
+        return fetch::fetch_package_in(pkg, dst, env);
+    }
+    let key = CacheKey::Registry {
+        module: reg.module.clone(),
+        version: reg.version.clone(),
+        package: pkg.to_string(),
+    };
+    let filled = cache.get_or_fill(&key, dst, env.upgrade, |d| {
+        fetch::fetch_package_in(pkg, d, env)
+    })?;
+    if filled == Filled::Hit {
+        FetchStats::bump(&env.session.stats.cache_hits);
+    }
+    Ok(())
 }
 
 /// Why a package could not be fetched.
@@ -236,4 +334,14 @@ fn copy_previous(prev: &Path, inst_dir: &Path) -> Result<(), String> {
             inst_dir.display()
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// One fetcher serves every root of a run, from many threads.
+    #[test]
+    fn a_fetcher_can_be_shared_between_threads() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<super::PackageFetcher>();
+    }
 }

@@ -42,8 +42,9 @@ fn default_branch_head() {
     let pkg = d.path().join("pkg");
     assert_eq!(read(pkg.join("main.tf")), "# main head\n");
     assert_eq!(list_files(&pkg), ["main.tf", "modules/sub/main.tf"]);
-    // A real clone: the package keeps its .git directory, as go-getter's does.
-    assert!(pkg.join(".git").is_dir());
+    // An export from the run's git store, not a clone: no .git (nothing
+    // after init reads it).
+    assert!(!pkg.join(".git").exists());
 }
 
 #[test]

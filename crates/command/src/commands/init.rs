@@ -226,6 +226,8 @@ pub(crate) struct Stop(pub(crate) i32);
 pub(crate) struct SharedInit {
     pub(crate) dirs: Arc<ModuleDirCache>,
     pub(crate) fetcher: Arc<PackageFetcher>,
+    /// What reading the module cache's settings reported.
+    pub(crate) settings_diags: hclsyntax::Diagnostics,
     /// SIGINT's token when the caller catches it for the whole run
     /// (`-recursive`); `None`: SIGINT is caught while modules install
     /// only, and kills the process at any other time, as in OpenTofu.
@@ -234,9 +236,14 @@ pub(crate) struct SharedInit {
 
 impl SharedInit {
     pub(crate) fn new(cancel: Option<initwd::Cancel>) -> SharedInit {
+        // The module cache (`TF_MODULE_CACHE_DIR`, `module_cache_dir`).
+        let (settings, settings_diags) = cliconfig::load_module_settings();
+        let fetcher =
+            PackageFetcher::default().with_cache(initwd::ModuleCache::from_cli_config(&settings));
         SharedInit {
             dirs: Arc::new(ModuleDirCache::new()),
-            fetcher: Arc::new(PackageFetcher::default()),
+            fetcher: Arc::new(fetcher),
+            settings_diags,
             cancel,
         }
     }
@@ -858,6 +865,7 @@ fn install_modules(
     let mut opts = RegistryOptions::from_env();
     opts.hosts = hosts;
     let registry = RegistryClient::new(opts);
+    diags.append(shared.settings_diags.clone());
     let installer =
         match ModuleInstaller::new(cfg, shared.fetcher.clone(), Some(registry), hooks.clone()) {
             Ok(i) => i,

@@ -59,6 +59,7 @@ impl Sandbox {
             .env("XDG_DATA_HOME", home.join("data"))
             .env("NO_COLOR", "1")
             .env_remove("TF_PLUGIN_CACHE_DIR")
+            .env_remove("TF_MODULE_CACHE_DIR")
             .env_remove("TF_DATA_DIR")
             .env_remove("TF_IN_AUTOMATION");
         for (k, v) in envs {

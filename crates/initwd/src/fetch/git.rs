@@ -1,7 +1,11 @@
 //! The `git::` getter (go-getter's `GitGetter`), implemented with libgit2:
-//! clone a repository into a package directory, honouring `?ref=` (branch,
-//! tag or commit), `?depth=N` (a shallow clone of a branch or tag) and
-//! `?sshkey=` (a base64 private key), and initialize submodules.
+//! a repository's tree at `?ref=` (branch, tag or commit; `?depth=N`
+//! limits it to a branch or tag, as a shallow clone does), fetched with
+//! `?sshkey=` (a base64 private key) when given, submodules included.
+//! Unlike go-getter there is no clone per package: each repository is
+//! fetched once a run into a bare store (`git_store`), and each package
+//! is the commit's tree exported from it (`git_export`) — with no `.git`,
+//! which nothing after `init` reads — or linked from the module cache.
 //!
 //! Unlike go-getter this does not run the user's `git`, so `insteadOf`
 //! rewrites and `~/.ssh/config` do not apply; credentials come from the
@@ -10,10 +14,14 @@
 use std::cell::Cell;
 use std::path::Path;
 
-use git2::build::CheckoutBuilder;
-use git2::{
-    AutotagOption, Cred, CredentialType, Direction, FetchOptions, Oid, RemoteCallbacks, Repository,
-};
+use git2::{Cred, CredentialType, Oid, RemoteCallbacks};
+
+use super::git_export::{export_commit, ExportError};
+use super::git_resolve::{resolve, Resolved};
+use super::git_submodules::{read_gitmodules, resolve_submodule_url};
+use super::session::FetchStats;
+use super::FetchEnv;
+use crate::module_cache::{CacheKey, Filled, RefRecord};
 
 /// A git package address taken apart: the URL to clone (without the
 /// parameters go-getter consumes) and those parameters.
@@ -108,11 +116,14 @@ fn decode_base64(s: &str) -> Option<Vec<u8>> {
 }
 
 /// `^[0-9a-f]{7,40}$`: go-getter's guess that a ref is a commit ID.
-fn looks_like_commit_id(r: &str) -> bool {
+pub(crate) fn looks_like_commit_id(r: &str) -> bool {
     (7..=40).contains(&r.len()) && r.bytes().all(|c| c.is_ascii_hexdigit())
 }
 
-fn callbacks<'a>(ssh_key: Option<&'a str>, attempts: &'a Cell<u32>) -> RemoteCallbacks<'a> {
+pub(crate) fn callbacks<'a>(
+    ssh_key: Option<&'a str>,
+    attempts: &'a Cell<u32>,
+) -> RemoteCallbacks<'a> {
     let mut cb = RemoteCallbacks::new();
     cb.credentials(move |url, username, allowed| {
         // libgit2 asks again after each rejected credential; stop after a
@@ -146,7 +157,7 @@ fn callbacks<'a>(ssh_key: Option<&'a str>, attempts: &'a Cell<u32>) -> RemoteCal
     cb
 }
 
-fn git_err(context: &str, e: git2::Error) -> String {
+pub(crate) fn git_err(context: &str, e: git2::Error) -> String {
     format!("{context}: {}", e.message())
 }
 
@@ -177,9 +188,11 @@ fn check_transport(url: &str) -> Result<(), String> {
     }
 }
 
-/// Clones `src` into `dst` (which must not exist or be empty) and checks
-/// out the requested ref.
-pub fn fetch_git(src: &GitSource, dst: &Path) -> Result<(), String> {
+/// Fetches `src` into `dst` (which must not exist or be empty): the
+/// ref resolved in the repository's store (fetched at most once a run),
+/// then the commit's tree, submodules included, exported into `dst` or
+/// linked from the module cache.
+pub(crate) fn fetch_git(src: &GitSource, dst: &Path, env: &FetchEnv<'_>) -> Result<(), String> {
     check_transport(&src.url)?;
     if dst.exists()
         && std::fs::read_dir(dst)
@@ -191,212 +204,168 @@ pub fn fetch_git(src: &GitSource, dst: &Path) -> Result<(), String> {
             dst.display()
         ));
     }
-    std::fs::create_dir_all(dst)
-        .map_err(|e| crate::pathutil::path_error("mkdir", &dst.display().to_string(), &e))?;
-    let repo = Repository::init(dst).map_err(|e| git_err("git init", e))?;
-    let mut remote = repo
-        .remote("origin", &src.url)
-        .map_err(|e| git_err("git remote", e))?;
-
-    // The reference advertisement: what branches and tags exist, and which
-    // branch the remote's HEAD names.
-    let attempts = Cell::new(0);
-    let fetch_attempts = Cell::new(0);
-    let (heads, default_branch) = {
-        let conn = remote
-            .connect_auth(
-                Direction::Fetch,
-                Some(callbacks(src.ssh_key.as_deref(), &attempts)),
-                None,
-            )
-            .map_err(|e| git_err("git clone", e))?;
-        let heads: Vec<(String, Oid)> = conn
-            .list()
-            .map_err(|e| git_err("git ls-remote", e))?
-            .iter()
-            .map(|h| (h.name().to_string(), h.oid()))
-            .collect();
-        let default = conn
-            .default_branch()
-            .ok()
-            .and_then(|b| b.as_str().ok().map(str::to_string));
-        (heads, default)
-    };
-    let has = |name: &str| heads.iter().any(|(n, _)| n == name);
-    let default_branch = default_branch
-        .as_deref()
-        .and_then(|b| b.strip_prefix("refs/heads/"))
-        .map(str::to_string)
-        .or_else(|| {
-            // No symref advertised: pick the branch HEAD points at.
-            let head = heads.iter().find(|(n, _)| n == "HEAD").map(|(_, o)| *o)?;
-            heads
-                .iter()
-                .find(|(n, o)| *o == head && n.starts_with("refs/heads/"))
-                .map(|(n, _)| n["refs/heads/".len()..].to_string())
-        });
-
-    let mut fo = FetchOptions::new();
-    fo.remote_callbacks(callbacks(src.ssh_key.as_deref(), &fetch_attempts));
-
-    if src.depth > 0 {
-        // `git clone --depth N --branch <ref>`: only a branch or tag.
-        let want = if src.reference.is_empty() {
-            default_branch
-                .clone()
-                .unwrap_or_else(|| "master".to_string())
-        } else {
-            src.reference.clone()
-        };
-        let (refspec, local) = if has(&format!("refs/heads/{want}")) {
-            (
-                format!("+refs/heads/{want}:refs/remotes/origin/{want}"),
-                format!("refs/remotes/origin/{want}"),
-            )
-        } else if has(&format!("refs/tags/{want}")) {
-            (
-                format!("+refs/tags/{want}:refs/tags/{want}"),
-                format!("refs/tags/{want}"),
-            )
-        } else {
-            let mut msg = format!("git clone: Remote branch {want} not found in upstream origin");
-            if !src.reference.is_empty() && looks_like_commit_id(&src.reference) {
-                msg.push_str(
-                    " (note that setting 'depth' requires 'ref' to be a branch or tag name)",
-                );
+    let session = env.session;
+    let shallow = src.depth > 0;
+    // A tag or full commit ID resolved by an earlier run: no network at
+    // all when the cache has its tree, only the store when it has the
+    // commit.
+    let mut known = None;
+    if let (Some(cache), false) = (&session.cache, env.upgrade) {
+        if let Some(rec) = cache
+            .git_ref(&src.url, &src.reference, shallow)
+            .filter(|r| r.kind.is_immutable())
+        {
+            let key = CacheKey::Git {
+                url: src.url.clone(),
+                commit: rec.commit.clone(),
+            };
+            if cache.get(&key, dst)? {
+                FetchStats::bump(&session.stats.cache_hits);
+                return Ok(());
             }
-            return Err(msg);
-        };
-        // libgit2's local transport cannot fetch shallow; a local clone
-        // is cheap anyway, so `file://` gets the named ref in full.
-        if !src.url.starts_with("file:") {
-            fo.depth(i32::try_from(src.depth).unwrap_or(i32::MAX));
-        }
-        fo.download_tags(AutotagOption::None);
-        remote
-            .fetch(&[refspec.as_str()], Some(&mut fo), None)
-            .map_err(|e| git_err("git clone", e))?;
-        let commit = repo
-            .revparse_single(&local)
-            .and_then(|o| o.peel_to_commit())
-            .map_err(|e| git_err("git clone", e))?;
-        if local.starts_with("refs/remotes/") {
-            checkout_branch(&repo, &want, &commit)?;
-        } else {
-            checkout_detached(&repo, &commit)?;
-        }
-    } else {
-        fo.download_tags(AutotagOption::All);
-        remote
-            .fetch(
-                &[
-                    "+refs/heads/*:refs/remotes/origin/*",
-                    "+refs/tags/*:refs/tags/*",
-                ],
-                Some(&mut fo),
-                None,
-            )
-            .map_err(|e| git_err("git clone", e))?;
-        // Like `git clone`: the default branch checked out first (its
-        // files only written when no other ref replaces them at once)...
-        if let Some(branch) = &default_branch {
-            if let Ok(obj) = repo.revparse_single(&format!("refs/remotes/origin/{branch}")) {
-                let commit = obj.peel_to_commit().map_err(|e| git_err("git clone", e))?;
-                if src.reference.is_empty() {
-                    checkout_branch(&repo, branch, &commit)?;
-                } else {
-                    create_branch(&repo, branch, &commit)?;
-                }
-            }
-        }
-        // ...then `git checkout <ref>`.
-        if !src.reference.is_empty() {
-            checkout_ref(&repo, &src.reference)?;
+            known = Oid::from_str(&rec.commit).ok().map(|commit| Resolved {
+                commit,
+                kind: rec.kind,
+            });
         }
     }
-    drop(remote);
-    update_submodules(&repo, src.ssh_key.as_deref())?;
+    let resolved = session.stores.with_store(
+        src,
+        env.staging_near,
+        &session.stats,
+        env.upgrade,
+        |store| match known {
+            Some(k) if store.has_commit(k.commit) => Ok(Some(k)),
+            _ => resolve(store, src),
+        },
+    )?;
+    let Some(resolved) = resolved else {
+        // No default branch (an empty repository): an empty package.
+        return std::fs::create_dir_all(dst)
+            .map_err(|e| crate::pathutil::path_error("mkdir", &dst.display().to_string(), &e));
+    };
+    let Some(cache) = &session.cache else {
+        return export_recursive(src, resolved.commit, dst, env, None);
+    };
+    let commit = resolved.commit.to_string();
+    cache.record_git_ref(
+        &src.url,
+        &src.reference,
+        shallow,
+        &RefRecord {
+            commit: commit.clone(),
+            kind: resolved.kind,
+        },
+    );
+    let key = CacheKey::Git {
+        url: src.url.clone(),
+        commit,
+    };
+    let filled = cache.get_or_fill(&key, dst, false, |d| {
+        export_recursive(src, resolved.commit, d, env, None)
+    })?;
+    if filled == Filled::Hit {
+        FetchStats::bump(&session.stats.cache_hits);
+    }
     Ok(())
 }
 
-fn checkout_branch(repo: &Repository, name: &str, commit: &git2::Commit<'_>) -> Result<(), String> {
-    create_branch(repo, name, commit)?;
-    repo.checkout_tree(commit.as_object(), Some(CheckoutBuilder::new().force()))
-        .map_err(|e| git_err("git checkout", e))
-}
-
-/// The local branch `name` tracking `origin/name`, made HEAD, without
-/// touching the work tree (a checkout of another ref follows).
-fn create_branch(repo: &Repository, name: &str, commit: &git2::Commit<'_>) -> Result<(), String> {
-    let mut branch = repo
-        .branch(name, commit, true)
-        .map_err(|e| git_err("git checkout", e))?;
-    let _ = branch.set_upstream(Some(&format!("origin/{name}")));
-    repo.set_head(&format!("refs/heads/{name}"))
-        .map_err(|e| git_err("git checkout", e))
-}
-
-fn checkout_detached(repo: &Repository, commit: &git2::Commit<'_>) -> Result<(), String> {
-    repo.checkout_tree(commit.as_object(), Some(CheckoutBuilder::new().force()))
-        .map_err(|e| git_err("git checkout", e))?;
-    repo.set_head_detached(commit.id())
-        .map_err(|e| git_err("git checkout", e))
-}
-
-/// go-getter's `checkout`: the ref resolved to a commit as `git rev-parse
-/// --verify --end-of-options REF^{commit}` would, trying `REF`, then
-/// `refs/remotes/origin/REF`, then `refs/tags/REF`; anything else is
-/// `invalid ref: "REF"`. A ref is never an option to git (libgit2 has
-/// none, and go-getter passes `--end-of-options`), so
-/// `?ref=--upload-pack=...` is just a ref that does not resolve.
-fn checkout_ref(repo: &Repository, r: &str) -> Result<(), String> {
-    let candidates = [
-        r.to_string(),
-        format!("refs/remotes/origin/{r}"),
-        format!("refs/tags/{r}"),
-    ];
-    for candidate in &candidates {
-        // revparse would read `-x` or `a..b` as syntax; only names and
-        // commit IDs are refs here.
-        if candidate.starts_with('-') || candidate.contains("..") {
-            continue;
-        }
-        let Ok(commit) = repo
-            .revparse_single(candidate)
-            .and_then(|o| o.peel_to_commit())
-        else {
-            continue;
-        };
-        // A local branch stays checked out as that branch (as `git
-        // checkout NAME` leaves it); anything else is a detached HEAD.
-        if repo.find_branch(r, git2::BranchType::Local).is_ok() && candidate == r {
-            repo.checkout_tree(commit.as_object(), Some(CheckoutBuilder::new().force()))
-                .map_err(|e| git_err("git checkout", e))?;
-            return repo
-                .set_head(&format!("refs/heads/{r}"))
-                .map_err(|e| git_err("git checkout", e));
-        }
-        return checkout_detached(repo, &commit);
+/// Empties `dir` (what a failed export wrote) for another attempt.
+fn clear_dir(dir: &Path) -> Result<(), String> {
+    match std::fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(crate::pathutil::path_error(
+            "remove",
+            &dir.display().to_string(),
+            &e,
+        )),
+        _ => Ok(()),
     }
-    Err(format!("invalid ref: {}", addrs::go_quote(r)))
 }
 
-/// `git submodule update --init --recursive`.
-fn update_submodules(repo: &Repository, ssh_key: Option<&str>) -> Result<(), String> {
-    let subs = repo
-        .submodules()
-        .map_err(|e| git_err("git submodule update", e))?;
-    for mut sub in subs {
-        let attempts = Cell::new(0);
-        let mut fo = FetchOptions::new();
-        fo.remote_callbacks(callbacks(ssh_key, &attempts));
-        let mut opts = git2::SubmoduleUpdateOptions::new();
-        opts.fetch(fo);
-        sub.update(true, Some(&mut opts))
-            .map_err(|e| git_err("git submodule update", e))?;
-        if let Ok(sub_repo) = sub.open() {
-            update_submodules(&sub_repo, ssh_key)?;
+/// How deep submodules may nest (a repository that is its own
+/// submodule would otherwise never end).
+const SUBMODULE_DEPTH_LIMIT: usize = 16;
+
+/// Exports `commit` of `src` into `dst`, then each submodule into its
+/// directory from its own store (`git submodule update --init
+/// --recursive`). `submodule` is this repository's path in its parent's
+/// tree, for messages. The store is let go before submodules are
+/// visited, so a cycle of submodules cannot wait on itself.
+fn export_recursive(
+    src: &GitSource,
+    commit: Oid,
+    dst: &Path,
+    env: &FetchEnv<'_>,
+    submodule: Option<(&str, usize)>,
+) -> Result<(), String> {
+    let depth = submodule.map_or(0, |(_, d)| d);
+    if depth > SUBMODULE_DEPTH_LIMIT {
+        return Err("git submodule update: submodules nested too deeply".to_string());
+    }
+    let session = env.session;
+    let export = || {
+        session.stores.with_store(
+            src,
+            env.staging_near,
+            &session.stats,
+            env.upgrade,
+            |store| {
+                if !store.ensure_commit(commit)? {
+                    return Err(match submodule {
+                        Some((path, _)) => format!(
+                            "git submodule update: Fetched in submodule path '{path}', but it did not contain {commit}. Direct fetching of that commit failed."
+                        ),
+                        None => format!("git checkout: commit {commit} not found"),
+                    });
+                }
+                Ok(export_commit(&store.repo, commit, dst))
+            },
+        )
+    };
+    let links = match export()? {
+        // A store missing objects its commits need (damaged on disk)
+        // cannot mend itself by fetching: the remote believes it has
+        // them. Made anew, it is fetched whole.
+        Err(ExportError::MissingObject(_)) => {
+            session.stores.discard(src, env.staging_near)?;
+            clear_dir(dst)?;
+            export()?.map_err(ExportError::into_text)?
         }
+        other => other.map_err(ExportError::into_text)?,
+    };
+    if links.is_empty() {
+        return Ok(());
+    }
+    let modules = read_gitmodules(dst)?;
+    for link in links {
+        let Some(sub) = modules.iter().find(|m| m.path == link.path) else {
+            return Err(format!(
+                "git submodule update: No url found for submodule path '{}' in .gitmodules",
+                link.path
+            ));
+        };
+        if sub.update_none {
+            continue;
+        }
+        let url = resolve_submodule_url(&src.url, &sub.url);
+        check_transport(&url)?;
+        let sub_src = GitSource {
+            url,
+            reference: String::new(),
+            depth: 0,
+            ssh_key: src.ssh_key.clone(),
+        };
+        let sub_dst = link
+            .path
+            .split('/')
+            .fold(dst.to_path_buf(), |p, part| p.join(part));
+        export_recursive(
+            &sub_src,
+            link.commit,
+            &sub_dst,
+            env,
+            Some((&link.path, depth + 1)),
+        )?;
     }
     Ok(())
 }

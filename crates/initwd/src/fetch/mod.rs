@@ -5,13 +5,22 @@
 //! fetches whole packages and selects `//subdir` afterwards.
 
 pub mod git;
+mod git_export;
+mod git_resolve;
+mod git_store;
+mod git_submodules;
 pub mod http;
+mod session;
 mod subdir;
 
 use std::path::Path;
 
 pub use http::HttpSettings;
+pub use session::FetchSession;
+pub(crate) use session::FetchStats;
 pub use subdir::expand_subdir_glob;
+
+use crate::module_cache::{CacheKey, Filled};
 
 use crate::pathutil::{check_symlinks_inside, go_io_error_text, path_error};
 
@@ -61,19 +70,63 @@ fn redact(url: &str) -> String {
     }
 }
 
+/// Whether `package` is a local directory (a `file://` address that is
+/// no archive): installed as a link to the directory, nothing to cache.
+pub(crate) fn is_local_directory(package: &str) -> bool {
+    let (force, url) = forced_getter(package);
+    let (archive, url) = archive_and_url(url);
+    archive.is_none() && (force == "file" || (force.is_empty() && url.starts_with("file:")))
+}
+
+/// [`redact`] for every URL in a space-separated text.
+pub(crate) fn redact_in(text: &str) -> String {
+    text.split(' ').map(redact).collect::<Vec<_>>().join(" ")
+}
+
+/// What a package fetch may use besides the package's address.
+#[derive(Clone, Copy)]
+pub(crate) struct FetchEnv<'a> {
+    pub(crate) settings: &'a HttpSettings,
+    pub(crate) session: &'a FetchSession,
+    /// Refresh what the cache would reuse without asking (`-upgrade`).
+    pub(crate) upgrade: bool,
+    /// Where run-wide staging goes (git stores, without a cache): the
+    /// modules directory.
+    pub(crate) staging_near: &'a Path,
+}
+
 /// Fetches the package at `package` (a normalized go-getter address, no
-/// `//subdir`) into `dst`, which must not exist yet. Errors read as
-/// go-getter's do (`error downloading '<url>': <cause>`).
+/// `//subdir`) into `dst`, which must not exist yet, with no cache and a
+/// session of its own. Errors read as go-getter's do (`error downloading
+/// '<url>': <cause>`).
 pub fn fetch_package(package: &str, dst: &Path, settings: &HttpSettings) -> Result<(), String> {
-    fetch_package_depth(package, dst, settings, 0)
+    let session = FetchSession::new(None);
+    let near = dst.parent().unwrap_or(Path::new("."));
+    let env = FetchEnv {
+        settings,
+        session: &session,
+        upgrade: false,
+        staging_near: near,
+    };
+    fetch_package_in(package, dst, &env)
+}
+
+/// [`fetch_package`] within a run's session.
+pub(crate) fn fetch_package_in(
+    package: &str,
+    dst: &Path,
+    env: &FetchEnv<'_>,
+) -> Result<(), String> {
+    fetch_package_depth(package, dst, env, 0)
 }
 
 fn fetch_package_depth(
     package: &str,
     dst: &Path,
-    settings: &HttpSettings,
+    env: &FetchEnv<'_>,
     redirects: u32,
 ) -> Result<(), String> {
+    let settings = env.settings;
     let (force, url) = forced_getter(package);
     let (archive, url) = archive_and_url(url);
     let scheme = match url::Url::parse(&url) {
@@ -89,7 +142,7 @@ fn fetch_package_depth(
     match getter {
         "git" => {
             let src = git::parse_git_source(&url).map_err(wrap)?;
-            git::fetch_git(&src, dst).map_err(wrap)?;
+            git::fetch_git(&src, dst, env).map_err(wrap)?;
             check_symlinks_inside(dst).map_err(wrap)
         }
         "http" | "https" => {
@@ -101,7 +154,7 @@ fn fetch_package_depth(
                     .map_err(|e| format!("Error creating temporary directory for archive: {e}"))?;
                 let file = tmp.path().join("archive");
                 http::get_file(&agent, &url, &file)?;
-                return unpack::unpack_file(format, &file, dst, &mut ()).map_err(|e| e.to_string());
+                return unpack_cached(format, &url, &file, dst, env);
             }
             if redirects >= http::X_TERRAFORM_GET_LIMIT {
                 return Err(wrap(format!(
@@ -113,13 +166,12 @@ fn fetch_package_depth(
             // Each hop is a go-getter `Get` of its own, whose failure the
             // outer one wraps again: a loop of indirections reads as ten
             // nested `error downloading` before the limit's message.
-            fetch_indirect(&source, dst, settings, redirects + 1).map_err(wrap)
+            fetch_indirect(&source, dst, env, redirects + 1).map_err(wrap)
         }
         "file" => {
             if let Some(format) = archive {
                 let path = file_url_path(&url)?;
-                return unpack::unpack_file(format, Path::new(&path), dst, &mut ())
-                    .map_err(|e| e.to_string());
+                return unpack_cached(format, &url, Path::new(&path), dst, env);
             }
             fetch_file_dir(&url, dst).map_err(wrap)
         }
@@ -139,12 +191,12 @@ fn fetch_package_depth(
 fn fetch_indirect(
     source: &str,
     dst: &Path,
-    settings: &HttpSettings,
+    env: &FetchEnv<'_>,
     redirects: u32,
 ) -> Result<(), String> {
     let (pkg, sub) = addrs::split_package_subdir(source);
     if sub.is_empty() {
-        return fetch_package_depth(&pkg, dst, settings, redirects);
+        return fetch_package_depth(&pkg, dst, env, redirects);
     }
     if unpack::contains_dot_dot(&addrs::clean_path(&sub)) {
         return Err(
@@ -155,12 +207,37 @@ fn fetch_indirect(
     // only the subdirectory.
     let tmp = staging_dir(dst).map_err(|e| format!("failed to create temporary directory: {e}"))?;
     let whole = tmp.path().join("pkg");
-    fetch_package_depth(&pkg, &whole, settings, redirects)?;
+    fetch_package_depth(&pkg, &whole, env, redirects)?;
     let sub_dir = expand_subdir_glob(&whole, &sub)?;
     check_symlinks_inside(&whole)?;
     std::fs::create_dir_all(dst)
         .map_err(|e| path_error("mkdir", &dst.display().to_string(), &e))?;
     copy_dir(&sub_dir, dst)
+}
+
+/// Unpacks the archive `file` (downloaded from `url`) into `dst`; with a
+/// module cache, the unpacked tree is kept by the archive's address and
+/// the SHA-256 of its bytes, so the same bytes are unpacked only once.
+fn unpack_cached(
+    format: unpack::Format,
+    url: &str,
+    file: &Path,
+    dst: &Path,
+    env: &FetchEnv<'_>,
+) -> Result<(), String> {
+    let unpack =
+        |d: &Path| unpack::unpack_file(format, file, d, &mut ()).map_err(|e| e.to_string());
+    let Some(cache) = &env.session.cache else {
+        return unpack(dst);
+    };
+    let key = CacheKey::Archive {
+        url: url.to_string(),
+        sha256: crate::module_cache::file_sha256(file)?,
+    };
+    if cache.get_or_fill(&key, dst, false, unpack)? == Filled::Hit {
+        FetchStats::bump(&env.session.stats.cache_hits);
+    }
+    Ok(())
 }
 
 /// Where go-getter would use a temporary directory of its own (an
