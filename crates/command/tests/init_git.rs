@@ -111,7 +111,7 @@ fn the_package_is_fetched_once() {
     let work = tmp.path().join("work");
     let installer = ModuleInstaller::new(
         InstallerConfig::new(&work),
-        Arc::new(PackageFetcher::default()),
+        std::sync::Arc::new(PackageFetcher::default()),
         None,
         Arc::new(NoHooks),
     )
