@@ -90,28 +90,33 @@ where
     roots.par_iter().map(|r| one(r)).collect()
 }
 
-/// Shows `config`'s root its own copies of the modules it shares with
-/// other roots. A module directory found identical to one read for another
+/// The directory of every module in `config` (as loaded), for
+/// [`own_paths`].
+pub fn module_dirs(config: Option<&configs::config::Config>) -> Vec<PathBuf> {
+    config
+        .map(|c| c.all().into_iter().map(|n| n.dir.clone()).collect())
+        .unwrap_or_default()
+}
+
+/// Shows a root, whose modules were loaded from `module_dirs`, its own
+/// copies of the modules it shares with other roots. A module directory found identical to one read for another
 /// root ([`ModuleDirCache::sharing_identical`]) was answered with that
 /// root's module, whose ranges name files in the other root's
 /// `.terraform`; the diagnostics' file names are moved back to this root's
 /// copy, and the copies' sources added under those names for the snippets.
 pub fn own_paths(
-    config: Option<&configs::config::Config>,
+    module_dirs: &[PathBuf],
     dirs: &ModuleDirCache,
     diags: &mut Diagnostics,
     sources: &mut SourceMap,
 ) {
-    let Some(config) = config else {
-        return;
-    };
     // (the first copy's directory, this root's), each with a final `/`.
     let mut moves: Vec<(String, String)> = Vec::new();
-    for node in config.all() {
-        if let Some(first) = dirs.alias_of(&node.dir) {
+    for dir in module_dirs {
+        if let Some(first) = dirs.alias_of(dir) {
             moves.push((
                 format!("{}/", first.to_string_lossy()),
-                format!("{}/", node.dir.to_string_lossy()),
+                format!("{}/", dir.to_string_lossy()),
             ));
         }
     }

@@ -303,3 +303,39 @@ fn each_root_is_shown_its_own_copy_of_a_shared_remote_module() {
         );
     }
 }
+
+/// The same for `init -recursive`: a remote module that does not parse is
+/// reported in each root's own copy.
+#[test]
+fn init_names_each_roots_own_copy_of_a_broken_remote_module() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    let git = git2::Repository::init(&repo).unwrap();
+    let commit =
+        support::commit_main_tf(&git, &repo, "output \"x\" {\n  value =\n}\n", None, "bad");
+    git.tag_lightweight("v1", &git.find_object(commit, None).unwrap(), false)
+        .unwrap();
+    let mono = tmp.path().join("mono");
+    for root in ["live/a", "live/b"] {
+        write(
+            &mono.join(root).join("main.tf"),
+            &format!(
+                "module \"bad\" {{\n  source = \"git::file://{}?ref=v1\"\n}}\n",
+                repo.display()
+            ),
+        );
+    }
+    let out = tofu(
+        &mono,
+        &["init", "-recursive", "-backend=false", "-no-color"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for root in ["live/a", "live/b"] {
+        assert!(
+            stderr.contains(&format!("on {root}/.terraform/modules/bad/main.tf line")),
+            "{stderr}"
+        );
+    }
+}

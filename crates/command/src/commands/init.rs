@@ -209,7 +209,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     if opts.recursive {
         return super::init_recursive::run(&opts, &view, lock_wait, streams);
     }
-    let shared = SharedInit::new(None);
+    let shared = SharedInit::new(None, false);
     let mut root = RootInit::new(PathBuf::from("."), lock_wait);
     match root.run(&opts, &view, streams, &shared) {
         Ok(()) => 0,
@@ -235,13 +235,19 @@ pub(crate) struct SharedInit {
 }
 
 impl SharedInit {
-    pub(crate) fn new(cancel: Option<initwd::Cancel>) -> SharedInit {
+    /// `sharing`: identical module directories (each root's copy of a
+    /// remote module) are parsed once ([`ModuleDirCache::sharing_identical`]).
+    pub(crate) fn new(cancel: Option<initwd::Cancel>, sharing: bool) -> SharedInit {
         // The module cache (`TF_MODULE_CACHE_DIR`, `module_cache_dir`).
         let (settings, settings_diags) = cliconfig::load_module_settings();
         let fetcher =
             PackageFetcher::default().with_cache(initwd::ModuleCache::from_cli_config(&settings));
         SharedInit {
-            dirs: Arc::new(ModuleDirCache::new()),
+            dirs: Arc::new(if sharing {
+                ModuleDirCache::sharing_identical()
+            } else {
+                ModuleDirCache::new()
+            }),
             fetcher: Arc::new(fetcher),
             settings_diags,
             cancel,
@@ -259,6 +265,8 @@ pub(crate) struct RootInit {
     pub(crate) sources: SourceMap,
     /// With `-recursive`: no success messages, only the warnings.
     pub(crate) quiet: bool,
+    /// The directories the installed tree's modules were loaded from.
+    pub(crate) module_dirs: Vec<PathBuf>,
 }
 
 impl RootInit {
@@ -269,6 +277,7 @@ impl RootInit {
             diags: Diagnostics::new(),
             sources: SourceMap::new(),
             quiet: false,
+            module_dirs: Vec::new(),
         }
     }
 
@@ -302,10 +311,13 @@ impl RootInit {
             },
             header: false,
             quiet: self.quiet,
+            module_dirs: Vec::new(),
+            shared_dirs: self.quiet.then_some(&*shared.dirs),
         };
         let result = run.phases(opts, shared);
         self.diags = std::mem::take(&mut run.diags);
         self.sources = std::mem::take(&mut run.sources);
+        self.module_dirs = std::mem::take(&mut run.module_dirs);
         result
     }
 }
@@ -450,6 +462,10 @@ struct InitRun<'a> {
     header: bool,
     /// No success messages (`-recursive` prints its own line).
     quiet: bool,
+    /// The directories the installed tree's modules were loaded from.
+    module_dirs: Vec<PathBuf>,
+    /// The module directories shared with other roots (`-recursive`).
+    shared_dirs: Option<&'a ModuleDirCache>,
 }
 
 impl InitRun<'_> {
@@ -475,9 +491,23 @@ impl InitRun<'_> {
 
     /// Shows the diagnostics so far; init fails.
     fn fail(&mut self) -> Stop {
+        self.own_paths();
         self.view
             .diagnostics(self.streams, &self.diags, &self.sources);
         Stop(1)
+    }
+
+    /// Under `-recursive`, what names another root's copy of a shared
+    /// module names this root's ([`crate::recursive::own_paths`]).
+    fn own_paths(&mut self) {
+        if let Some(dirs) = self.shared_dirs {
+            crate::recursive::own_paths(
+                &self.module_dirs,
+                dirs,
+                &mut self.diags,
+                &mut self.sources,
+            );
+        }
     }
 
     /// The configuration is invalid: the explanation, then the
@@ -626,6 +656,7 @@ impl InitRun<'_> {
         self.acquire_lock()?;
         let installed = install_modules(root, opts.upgrade, self.streams, self.work_dir, shared);
         self.add_sources(installed.sources.iter());
+        self.module_dirs = installed.module_dirs;
         let failed = installed.diags.has_errors();
         for d in installed.diags.into_vec() {
             self.diags.push(d);
@@ -653,6 +684,7 @@ impl InitRun<'_> {
         backend_diags: Diagnostics,
     ) -> Result<Option<Config>, Stop> {
         let loaded = load_config_with(self.work_dir, root_call, &opts.test_directory, dirs);
+        self.module_dirs = crate::recursive::module_dirs(loaded.config.as_ref());
         self.add_sources(loaded.sources.iter());
         let back_failed = backend_diags.has_errors();
         self.diags.append(backend_diags);
@@ -829,6 +861,8 @@ impl Drop for InitLock {
 struct InstallOutcome {
     diags: Diagnostics,
     sources: SourceMap,
+    /// The directories the tree's modules were loaded from.
+    module_dirs: Vec<PathBuf>,
     /// SIGINT arrived during the installation.
     canceled: bool,
 }
@@ -874,6 +908,7 @@ fn install_modules(
                 return InstallOutcome {
                     diags,
                     sources: SourceMap::new(),
+                    module_dirs: Vec::new(),
                     canceled: cancel.is_canceled(),
                 };
             }
@@ -894,6 +929,7 @@ fn install_modules(
     InstallOutcome {
         diags,
         sources: config_sources(&config),
+        module_dirs: crate::recursive::module_dirs(Some(&config)),
         canceled: cancel.is_canceled(),
     }
 }

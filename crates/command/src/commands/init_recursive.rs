@@ -48,7 +48,9 @@ pub(crate) fn run(
     // SIGINT cancels every root's installation at once; a second one
     // kills the process.
     let interrupt = InterruptScope::start();
-    let shared = SharedInit::new(Some(interrupt.cancel().clone()));
+    // Each root installs its own copy of every remote module: identical
+    // copies are parsed once.
+    let shared = SharedInit::new(Some(interrupt.cancel().clone()), true);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(parallel_roots())
         .build();
@@ -92,6 +94,12 @@ fn init_one(
         Err(stop) => stop.0,
     };
     let (_, stderr) = captured.into_text();
+    recursive::own_paths(
+        &init.module_dirs,
+        &shared.dirs,
+        &mut init.diags,
+        &mut init.sources,
+    );
     // The warnings are shown whether or not the root failed; its errors
     // are in what it printed to standard error.
     let mut warnings = Diagnostics::new();

@@ -137,7 +137,7 @@ fn run_recursive(opts: &ValidateOptions, view: &View, streams: &mut Streams) -> 
         };
         let mut checked = validate_root(&place, &work_dir, opts);
         recursive::own_paths(
-            checked.config.as_ref(),
+            &recursive::module_dirs(checked.config.as_ref()),
             &dirs,
             &mut checked.diags,
             &mut checked.sources,
