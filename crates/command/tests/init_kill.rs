@@ -464,11 +464,17 @@ impl World {
         let home = self.root.path().join("home");
         cmd.env("TF_CLI_CONFIG_FILE", self.root.path().join("cli.tfrc"))
             .env("TF_PLUGIN_CACHE_DIR", &self.cache)
+            .env("TF_MODULE_CACHE_DIR", self.module_cache())
             .env("HOME", &home)
             .env("XDG_DATA_HOME", home.join("data"))
             .env("TMPDIR", self.tmp())
             .env_remove("NO_COLOR");
         cmd
+    }
+
+    /// The module cache (`TF_MODULE_CACHE_DIR`) every run shares.
+    fn module_cache(&self) -> PathBuf {
+        self.root.path().join("module-cache")
     }
 
     fn snapshot(&self, work: &Path) -> (Snapshot, Vec<String>) {
@@ -879,6 +885,7 @@ fn sigkill_at_random_points_then_the_next_init_recovers() {
             if rng.chance(33) {
                 let _ = std::fs::remove_dir_all(&world.cache);
                 std::fs::create_dir_all(&world.cache).unwrap();
+                let _ = std::fs::remove_dir_all(world.module_cache());
             }
         }
         let target = match (fresh, current) {
@@ -993,6 +1000,16 @@ fn sigkill_at_random_points_then_the_next_init_recovers() {
         let (cache, _) = world.cache_tree();
         for (k, e) in &cache {
             assert_eq!(refs.cache.get(k), Some(e), "run {i}: cache entry {k}");
+        }
+        // Every module cache entry in use is whole: a kill while one was
+        // filled left it in staging, never in `packages/` without its
+        // manifest (which is written last).
+        for entry in names_in(&world.module_cache().join("packages")) {
+            let dir = world.module_cache().join("packages").join(&entry);
+            assert!(
+                dir.join("manifest.json").is_file(),
+                "run {i}: module cache entry {entry} has no manifest"
+            );
         }
         // Nothing is downloaded to TMPDIR, where no run would clean up.
         let tmp = names_in(&world.tmp());

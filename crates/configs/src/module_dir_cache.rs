@@ -65,44 +65,43 @@ impl ModuleDirCache {
     /// [`load_module_dir`], reading `dir` only the first time. Two threads
     /// asking at once may both read it; either result is the same.
     pub fn load(&self, dir: &Path) -> Loaded {
+        (*self.load_shared(dir)).clone()
+    }
+
+    /// What [`ModuleDirCache::load`] gives, as kept here: a directory
+    /// answered with another's module holds the same `Arc`, not a copy.
+    fn load_shared(&self, dir: &Path) -> Arc<Loaded> {
         let hit = self.lock().get(dir).cloned();
         if let Some(hit) = hit {
-            return (*hit).clone();
+            return hit;
         }
-        if let Some(shared) = self.load_identical(dir) {
-            return shared;
-        }
-        let loaded = load_module_dir(dir);
-        self.lock()
-            .insert(dir.to_path_buf(), Arc::new(loaded.clone()));
+        let loaded = match self.identical_to(dir) {
+            Some(first) => self.load_shared(&first),
+            None => Arc::new(load_module_dir(dir)),
+        };
+        self.lock().insert(dir.to_path_buf(), loaded.clone());
         loaded
     }
 
-    /// The module of a directory with the same files as `dir`, read
-    /// earlier; `None` when there is none (`dir` is then recorded as the
-    /// first of its content) or sharing is off.
-    fn load_identical(&self, dir: &Path) -> Option<Loaded> {
+    /// A directory read earlier with the same files as `dir`; `None` when
+    /// there is none (`dir` is then recorded as the first of its content)
+    /// or sharing is off.
+    fn identical_to(&self, dir: &Path) -> Option<PathBuf> {
         let identical = self.identical.as_ref()?;
         let print = fingerprint(dir)?;
-        let first = {
-            let mut known = identical.lock().unwrap_or_else(PoisonError::into_inner);
-            match known.first.get(&print) {
-                Some(first) if first != dir => {
-                    let first = first.clone();
-                    known.alias.insert(dir.to_path_buf(), first.clone());
-                    first
-                }
-                Some(_) => return None,
-                None => {
-                    known.first.insert(print, dir.to_path_buf());
-                    return None;
-                }
+        let mut known = identical.lock().unwrap_or_else(PoisonError::into_inner);
+        match known.first.get(&print) {
+            Some(first) if first != dir => {
+                let first = first.clone();
+                known.alias.insert(dir.to_path_buf(), first.clone());
+                Some(first)
             }
-        };
-        let loaded = self.load(&first);
-        self.lock()
-            .insert(dir.to_path_buf(), Arc::new(loaded.clone()));
-        Some(loaded)
+            Some(_) => None,
+            None => {
+                known.first.insert(print, dir.to_path_buf());
+                None
+            }
+        }
     }
 
     /// The directory whose module `dir` was answered with, when sharing
