@@ -246,25 +246,16 @@ fn an_absolute_data_directory_is_refused() {
     assert!(!tmp.path().join("data").exists());
 }
 
-/// Two roots installing the same remote module each get their own copy;
-/// `validate -recursive` parses the copies once, and still names each
-/// root's own copy in what it reports about the module.
-#[test]
-fn each_root_is_shown_its_own_copy_of_a_shared_remote_module() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
+/// `live/a` and `live/b` under `tmp/mono`, each calling module `bad` from
+/// a repository whose tag `v1` holds `main_tf`; the monorepo's top.
+fn two_roots_sharing(tmp: &Path, main_tf: &str) -> PathBuf {
+    let repo = tmp.join("repo");
     std::fs::create_dir_all(&repo).unwrap();
     let git = git2::Repository::init(&repo).unwrap();
-    let commit = support::commit_main_tf(
-        &git,
-        &repo,
-        "output \"broken\" {\n  value = var.missing\n}\n",
-        None,
-        "broken",
-    );
+    let commit = support::commit_main_tf(&git, &repo, main_tf, None, "v1");
     git.tag_lightweight("v1", &git.find_object(commit, None).unwrap(), false)
         .unwrap();
-    let mono = tmp.path().join("mono");
+    let mono = tmp.join("mono");
     for root in ["live/a", "live/b"] {
         write(
             &mono.join(root).join("main.tf"),
@@ -274,6 +265,19 @@ fn each_root_is_shown_its_own_copy_of_a_shared_remote_module() {
             ),
         );
     }
+    mono
+}
+
+/// Two roots installing the same remote module each get their own copy;
+/// `validate -recursive` parses the copies once, and still names each
+/// root's own copy in what it reports about the module.
+#[test]
+fn each_root_is_shown_its_own_copy_of_a_shared_remote_module() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mono = two_roots_sharing(
+        tmp.path(),
+        "output \"broken\" {\n  value = var.missing\n}\n",
+    );
     let init = tofu(&mono, &["init", "-recursive", "-backend=false"]);
     assert_eq!(init.status.code(), Some(0));
     let out = tofu(&mono, &["validate", "-recursive", "-json"]);
@@ -309,23 +313,7 @@ fn each_root_is_shown_its_own_copy_of_a_shared_remote_module() {
 #[test]
 fn init_names_each_roots_own_copy_of_a_broken_remote_module() {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
-    std::fs::create_dir_all(&repo).unwrap();
-    let git = git2::Repository::init(&repo).unwrap();
-    let commit =
-        support::commit_main_tf(&git, &repo, "output \"x\" {\n  value =\n}\n", None, "bad");
-    git.tag_lightweight("v1", &git.find_object(commit, None).unwrap(), false)
-        .unwrap();
-    let mono = tmp.path().join("mono");
-    for root in ["live/a", "live/b"] {
-        write(
-            &mono.join(root).join("main.tf"),
-            &format!(
-                "module \"bad\" {{\n  source = \"git::file://{}?ref=v1\"\n}}\n",
-                repo.display()
-            ),
-        );
-    }
+    let mono = two_roots_sharing(tmp.path(), "output \"x\" {\n  value =\n}\n");
     let out = tofu(
         &mono,
         &["init", "-recursive", "-backend=false", "-no-color"],
