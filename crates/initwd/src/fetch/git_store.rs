@@ -79,6 +79,32 @@ impl GitStores {
         upgrade: bool,
         f: impl FnOnce(&mut Store<'_>) -> Result<T, String>,
     ) -> Result<T, String> {
+        self.locked(src, near, |run, path| {
+            let (repo, fresh) = open_or_init(path, &src.url)?;
+            if fresh {
+                // A store that had to be made anew (a swept staging
+                // directory) holds nothing this run fetched.
+                run.advert = None;
+            }
+            f(&mut Store {
+                repo,
+                run,
+                src,
+                stats,
+                upgrade,
+            })
+        })
+    }
+
+    /// Runs `f` on the run's state and the path of the store for
+    /// `src.url`, holding the store's locks: this process's, then (with a
+    /// cache) the file lock other processes respect.
+    fn locked<T>(
+        &self,
+        src: &GitSource,
+        near: &Path,
+        f: impl FnOnce(&mut RepoRun, &Path) -> Result<T, String>,
+    ) -> Result<T, String> {
         let run = self
             .repos
             .lock()
@@ -92,46 +118,21 @@ impl GitStores {
             None => None,
         };
         let path = self.store_path(&src.url, near)?;
-        let (repo, fresh) = open_or_init(&path, &src.url)?;
-        if fresh {
-            // A store that had to be made anew (a swept staging directory)
-            // holds nothing this run fetched.
-            run.advert = None;
-        }
-        f(&mut Store {
-            repo,
-            run: &mut run,
-            src,
-            stats,
-            upgrade,
-        })
+        f(&mut run, &path)
     }
 
     /// Removes the store for `src.url` (found damaged: objects its refs
     /// need are missing), so the next use makes and fetches it anew.
     pub(crate) fn discard(&self, src: &GitSource, near: &Path) -> Result<(), String> {
-        let run = self
-            .repos
-            .lock()
-            .expect("git store map lock poisoned")
-            .entry(src.url.clone())
-            .or_default()
-            .clone();
-        let mut run = run.lock().expect("git store lock poisoned");
-        let _file_lock = match &self.cache {
-            Some(c) => Some(crate::module_cache::lock_file(&c.git_store_lock(&src.url))?),
-            None => None,
-        };
-        let path = self.store_path(&src.url, near)?;
-        run.advert = None;
-        match std::fs::remove_dir_all(&path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(crate::pathutil::path_error(
-                "remove",
-                &path.display().to_string(),
-                &e,
-            )),
-            _ => Ok(()),
-        }
+        self.locked(src, near, |run, path| {
+            run.advert = None;
+            match std::fs::remove_dir_all(path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(
+                    crate::pathutil::path_error("remove", &path.display().to_string(), &e),
+                ),
+                _ => Ok(()),
+            }
+        })
     }
 
     fn store_path(&self, url: &str, near: &Path) -> Result<PathBuf, String> {
