@@ -5,6 +5,10 @@
 # (which reads each root's requirements with `terraform providers`). Every
 # check must pass: run.sh exits 1 on any failure, and so does this script.
 #
+# Then issue 18's check of -recursive (scripts/realworld_recursive.py):
+# over every tree, `init -recursive` + `validate -recursive` must give each
+# root the verdict that init + validate run in that directory alone give.
+#
 # Skips, saying so, and exits 0 when ../shared's realworld trees or tools,
 # python3 or terraform are absent (a fresh clone on its own has none).
 #
@@ -38,3 +42,6 @@ python3 "$SHARED/tools/realworld/mirror.py" "$SHARED/realworld" "$work/mirror"
 TF_CLI_CONFIG_FILE="$work/mirror/cli.tfrc" \
   "$SHARED/tools/realworld/run.sh" "$ROOT/target/$profile/tofu-rs" "$SHARED/realworld" \
   | grep -v '^PARITY'
+TF_CLI_CONFIG_FILE="$work/mirror/cli.tfrc" \
+  python3 "$ROOT/scripts/realworld_recursive.py" "$ROOT/target/$profile/tofu-rs" \
+  "$SHARED/realworld" "$work/trees"

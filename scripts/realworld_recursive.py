@@ -3,6 +3,8 @@
 
 usage: realworld_recursive.py TOFU_RS TREES_DIR WORK_DIR
 
+Run by scripts/realworld.sh, after the published-modules check.
+
 For every tree under TREES_DIR (a folder of module repositories): in one
 copy, `tofu-rs init -recursive -backend=false -input=false -json` then
 `tofu-rs validate -recursive -json`; a root passes when both report it
@@ -12,8 +14,9 @@ copy of the tree: `tofu-rs init -backend=false -input=false` and
 does. The two verdicts must agree for every root.
 
 The CLI configuration (provider mirror) comes from the environment
-(TF_CLI_CONFIG_FILE). Prints a line per disagreement and a summary; exit 1
-on any disagreement, or when a recursive run's output cannot be read.
+(TF_CLI_CONFIG_FILE). Prints a line per disagreement and a summary (with
+REALWORLD_VERBOSE=1, every root's verdict too); exit 1 on any
+disagreement, or when a recursive run's output cannot be read.
 """
 import json
 import os
@@ -82,8 +85,9 @@ def main():
                     f"  alone: init exit {s_init.returncode}: {s_init.stderr[:400]}"
                 )
             shutil.rmtree(single, ignore_errors=True)
-            verdict = "ok" if rec_ok else "failed"
-            print(f"{tree}/{root}: {verdict}" + ("" if rec_ok == single_ok else " (DISAGREES)"))
+            if os.environ.get("REALWORLD_VERBOSE") == "1":
+                verdict = "ok" if rec_ok else "failed"
+                print(f"{tree}/{root}: {verdict}" + ("" if rec_ok == single_ok else " (DISAGREES)"))
     for f in failures:
         print("FAIL " + f)
     print(f"realworld-recursive: {agree}/{total} roots agree")
