@@ -62,7 +62,11 @@ pub fn roots(args: &[String]) -> Result<Vec<PathBuf>, Diagnostics> {
     if diags.has_errors() {
         return Err(diags);
     }
-    roots.dedup();
+    // One directory given twice (`live/a live/a/`, or relative and
+    // absolute) is one root: two runs in it at once would only wait for
+    // each other's lock and report it twice.
+    let mut seen = std::collections::HashSet::new();
+    roots.retain(|r| seen.insert(std::fs::canonicalize(work_dir(r)).unwrap_or_else(|_| r.clone())));
     Ok(roots)
 }
 
@@ -289,6 +293,14 @@ mod tests {
         assert_eq!(shown(Path::new("")), ".");
         assert_eq!(shown(Path::new("live/prod")), "live/prod");
         assert_eq!(work_dir(Path::new("")), PathBuf::from("."));
+    }
+
+    #[test]
+    fn a_directory_given_twice_is_one_root() {
+        let d = tempfile::tempdir().unwrap();
+        let abs = d.path().to_string_lossy().into_owned();
+        let twice = roots(&[abs.clone(), format!("{abs}/"), format!("{abs}/.")]).unwrap();
+        assert_eq!(twice.len(), 1);
     }
 
     #[test]
