@@ -11,7 +11,7 @@ use configs::config::Config;
 use configs::config_build::{build_config, LoadedModule, ModuleRequest, ModuleWalker};
 use configs::module::{load_module_dir, Module};
 use configs::module_dir_cache::ModuleDirCache;
-use configs::static_eval::StaticModuleCall;
+use configs::static_eval::{StaticModuleCall, WorkDir};
 use configs::version_constraint::Version;
 use hclsyntax::{Diagnostic, Diagnostics, Severity};
 use initwd::{module_key, Manifest};
@@ -335,7 +335,8 @@ pub fn load_config_for_flags_in(
             crate::variables::Unset::Unknown,
         )
     };
-    diags.extend(root.with_static_call(root_static_call_from(&vars, input)));
+    let call = in_work_dir(root_static_call_from(&vars, input), place.work_dir);
+    diags.extend(root.with_static_call(call));
     if let Some(test_dir) = test_dir {
         diags.extend(root.load_tests(test_dir));
     }
@@ -487,7 +488,17 @@ pub fn root_static_call_for(
         work_dir,
         crate::variables::Unset::Unknown,
     );
-    (root_static_call_from(&collected, input), diags)
+    let call = in_work_dir(root_static_call_from(&collected, input), work_dir);
+    (call, diags)
+}
+
+/// `call` evaluated as a run in the working directory `work_dir` would be
+/// (the process's own: nothing changes).
+fn in_work_dir(call: StaticModuleCall, work_dir: &Path) -> StaticModuleCall {
+    if work_dir == Path::new(".") {
+        return call;
+    }
+    call.in_work_dir(WorkDir::at(&work_dir.to_string_lossy()))
 }
 
 /// The root module's call from root variables already collected

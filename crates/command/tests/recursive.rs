@@ -327,3 +327,49 @@ fn init_names_each_roots_own_copy_of_a_broken_remote_module() {
         );
     }
 }
+
+/// A module source built from a file the root reads with a path relative
+/// to itself: discovery, init and validate all read it from the root, as a
+/// run there would, so the called module is no root of its own and the
+/// root initializes and validates.
+#[test]
+fn static_evaluation_reads_files_from_the_root() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mono = tmp.path().join("mono");
+    write(
+        &mono.join("modules/net/main.tf"),
+        "variable \"cidr\" {\n  type = string\n}\n\noutput \"cidr\" {\n  value = var.cidr\n}\n",
+    );
+    write(
+        &mono.join("live/prod/settings.json"),
+        "{\"net\": \"../../modules/net\", \"cidr\": \"10.0.0.0/16\"}\n",
+    );
+    write(
+        &mono.join("live/prod/main.tf"),
+        "locals {\n  settings = jsondecode(file(\"./settings.json\"))\n}\n\nmodule \"net\" {\n  source = local.settings.net\n  cidr   = local.settings.cidr\n}\n\noutput \"where\" {\n  value = [path.root, path.module, module.net.cidr]\n}\n",
+    );
+    let out = tofu(
+        &mono,
+        &["init", "-recursive", "-backend=false", "-no-color"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout,
+        "live/prod: ok\n\n1 root module initialized: 1 ok, 0 failed.\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let manifest =
+        std::fs::read_to_string(mono.join("live/prod/.terraform/modules/modules.json")).unwrap();
+    assert!(
+        manifest.contains("\"Dir\":\"../../modules/net\""),
+        "{manifest}"
+    );
+    let out = tofu(&mono, &["validate", "-recursive", "-no-color"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

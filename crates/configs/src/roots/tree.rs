@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::file_names::{file_role, FileRole};
 use crate::module::load_module_dir_with_tests;
-use crate::static_eval::{RootVariables, StaticModuleCall};
+use crate::static_eval::{RootVariables, StaticModuleCall, WorkDir};
 
 /// A call of a local module from a configuration directory.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -169,7 +169,11 @@ fn load_dir(base: &Path, rel: &Path) -> ConfigDir {
         .values()
         .any(|c| !c.has_constant_static_fields());
     if needs_eval {
-        let call = StaticModuleCall::root(RootVariables::default(), ".", "default");
+        // As a run in that directory would: relative paths in `file()`
+        // and `path.*` are the directory's.
+        let here = base.join(rel).to_string_lossy().into_owned();
+        let call = StaticModuleCall::root(RootVariables::default(), ".", "default")
+            .in_work_dir(WorkDir::at(&addrs::clean_path(&here)));
         let _ = module.with_static_call(call);
     }
     let mut calls = BTreeSet::new();

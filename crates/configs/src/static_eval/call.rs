@@ -37,6 +37,55 @@ pub struct StaticModuleCall {
     pub root_path: String,
     /// `terraform.workspace`.
     pub workspace: String,
+    /// Where the run is, as the process sees it: `.`, or under
+    /// `-recursive` the root module's directory, evaluated as a run there
+    /// would (see [`WorkDir`]).
+    pub work_dir: Arc<WorkDir>,
+}
+
+/// The directory a root module is evaluated from, when it is not the
+/// process's: `path.module` and `path.cwd` are taken relative to it, and
+/// the filesystem functions read relative paths from it.
+#[derive(Debug)]
+pub struct WorkDir {
+    /// As the process sees it (`live/prod`); `.` for the process's own.
+    pub dir: String,
+    /// The builtin functions, with relative paths read from `dir`; built
+    /// once for every module of the run.
+    pub functions: Arc<lang::functions::framework::FunctionTable>,
+}
+
+impl WorkDir {
+    /// The process's own directory.
+    pub fn current() -> Arc<WorkDir> {
+        static CURRENT: std::sync::OnceLock<Arc<WorkDir>> = std::sync::OnceLock::new();
+        CURRENT
+            .get_or_init(|| {
+                Arc::new(WorkDir {
+                    dir: ".".to_string(),
+                    functions: lang::functions::builtin_table(),
+                })
+            })
+            .clone()
+    }
+
+    /// `dir` (as the process sees it); the process's own for `.`.
+    pub fn at(dir: &str) -> Arc<WorkDir> {
+        if dir == "." {
+            return WorkDir::current();
+        }
+        let mut table = lang::functions::framework::FunctionTable::extending_builtins();
+        lang::functions::filesystem::register_with_base_dir(&mut table, dir);
+        Arc::new(WorkDir {
+            dir: dir.to_string(),
+            functions: Arc::new(table),
+        })
+    }
+
+    /// Whether this is the process's own directory.
+    pub fn is_current(&self) -> bool {
+        self.dir == "."
+    }
 }
 
 impl fmt::Debug for StaticModuleCall {
@@ -45,6 +94,7 @@ impl fmt::Debug for StaticModuleCall {
             .field("addr", &self.addr.to_string())
             .field("root_path", &self.root_path)
             .field("workspace", &self.workspace)
+            .field("work_dir", &self.work_dir.dir)
             .finish_non_exhaustive()
     }
 }
@@ -62,7 +112,15 @@ impl StaticModuleCall {
             variables,
             root_path: root_path.into(),
             workspace: workspace.into(),
+            work_dir: WorkDir::current(),
         }
+    }
+
+    /// This call evaluated as a run in `work_dir` would be (a root of
+    /// `-recursive`); its children inherit it.
+    pub fn in_work_dir(mut self, work_dir: Arc<WorkDir>) -> Self {
+        self.work_dir = work_dir;
+        self
     }
 
     /// The root module's call: variable values from the command line,
@@ -98,6 +156,7 @@ impl StaticModuleCall {
             }),
             root_path: parent_call.root_path.clone(),
             workspace: parent_call.workspace.clone(),
+            work_dir: parent_call.work_dir.clone(),
         }
     }
 }

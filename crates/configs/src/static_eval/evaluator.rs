@@ -47,12 +47,18 @@ impl StaticEvaluator {
     /// An evaluator for `module` as called by `call`. It keeps a copy of the
     /// module's variables and locals, so the module may change afterwards.
     pub fn new(module: &Module, call: StaticModuleCall) -> Self {
+        let source_dir = module.source_dir.to_string_lossy().into_owned();
+        let source_dir = if call.work_dir.is_current() {
+            source_dir
+        } else {
+            relative_to(&source_dir, &call.work_dir.dir)
+        };
         StaticEvaluator {
-            call,
             variables: module.variables.clone(),
             locals: module.locals.clone(),
-            source_dir: module.source_dir.to_string_lossy().into_owned(),
-            functions: lang::functions::builtin_table(),
+            source_dir,
+            functions: call.work_dir.functions.clone(),
+            call,
             cache: Mutex::new(HashMap::new()),
         }
     }
@@ -264,3 +270,55 @@ const _: () = {
     send_sync::<StaticEvaluator>();
     send_sync::<StaticModuleCall>();
 };
+
+/// `path` (as the process sees it) relative to `base` (also as the process
+/// sees it), lexically: `modules/vpc` from `live/prod` is `../../modules/vpc`.
+/// Both are made absolute first when either is.
+fn relative_to(path: &str, base: &str) -> String {
+    let absolute = |p: &str| {
+        if std::path::Path::new(p).is_absolute() {
+            p.to_string()
+        } else {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            cwd.join(p).to_string_lossy().into_owned()
+        }
+    };
+    let (path, base) =
+        if std::path::Path::new(path).is_absolute() || std::path::Path::new(base).is_absolute() {
+            (absolute(path), absolute(base))
+        } else {
+            (path.to_string(), base.to_string())
+        };
+    let (path, base) = (addrs::clean_path(&path), addrs::clean_path(&base));
+    let parts = |p: &str| -> Vec<String> {
+        p.split('/')
+            .filter(|c| !c.is_empty() && *c != ".")
+            .map(str::to_string)
+            .collect()
+    };
+    let (p, b) = (parts(&path), parts(&base));
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut out: Vec<String> = vec!["..".to_string(); b.len() - common];
+    out.extend(p[common..].iter().cloned());
+    if out.is_empty() {
+        ".".to_string()
+    } else {
+        out.join("/")
+    }
+}
+
+#[cfg(test)]
+mod relative_tests {
+    use super::relative_to;
+
+    #[test]
+    fn paths_relative_to_a_root() {
+        assert_eq!(relative_to("live/prod", "live/prod"), ".");
+        assert_eq!(relative_to("modules/vpc", "live/prod"), "../../modules/vpc");
+        assert_eq!(
+            relative_to("live/prod/.terraform/modules/x", "live/prod"),
+            ".terraform/modules/x"
+        );
+        assert_eq!(relative_to("/a/b/c", "/a/d"), "../b/c");
+    }
+}

@@ -26,7 +26,7 @@ mod tests;
 mod tests_module;
 
 pub use call::{
-    ChildVariables, FnVariables, PromptFn, RootVariables, StaticModuleCall, VariableValues,
+    ChildVariables, FnVariables, PromptFn, RootVariables, StaticModuleCall, VariableValues, WorkDir,
 };
 pub use evaluator::{has_mark_deep, refuse_marked, StaticEvaluator};
 pub use for_each::{for_each_instances, provider_for_each_instances};

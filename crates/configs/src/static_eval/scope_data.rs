@@ -244,10 +244,12 @@ impl Data for StaticScopeData<'_> {
     fn get_path_attr(&self, addr: &PathAttr, range: &Range) -> (Value, Diagnostics) {
         match addr.name.as_str() {
             "cwd" => match std::env::current_dir() {
-                Ok(wd) => (
-                    Value::string(wd.to_string_lossy().replace('\\', "/")),
-                    Vec::new(),
-                ),
+                Ok(wd) => {
+                    // Under `-recursive`, the root's directory.
+                    let wd = wd.join(&self.eval.call().work_dir.dir);
+                    let wd = wd.to_string_lossy().replace('\\', "/");
+                    (Value::string(addrs::clean_path(&wd)), Vec::new())
+                }
                 Err(e) => (
                     Value::dynamic(),
                     vec![Diagnostic::error(
