@@ -106,7 +106,7 @@ fn validate_root(place: &LoadPlace<'_>, dir: &Path, opts: &ValidateOptions) -> C
         diags.append(tofu::validate_with_causes_in(config, place.work_dir));
     }
     if let (true, false, Some(config)) = (loaded_cleanly, opts.no_tests, &loaded.config) {
-        diags.append(validate_test_files(config));
+        diags.append(validate_test_files(config, place.work_dir));
     }
     Checked {
         config: loaded.config,
@@ -219,7 +219,7 @@ pub(crate) fn help_prompt(command: &str) -> String {
 /// file's and run's own rules, and the graph of each local module a run
 /// executes (once per source; a registry module is its author's to
 /// validate).
-fn validate_test_files(config: &configs::config::Config) -> tfdiags::Diagnostics {
+fn validate_test_files(config: &configs::config::Config, work_dir: &Path) -> tfdiags::Diagnostics {
     let mut diags = tfdiags::Diagnostics::new();
     let mut validated = std::collections::BTreeSet::new();
     for file in config.module.tests.iter().flat_map(|t| t.values()) {
@@ -232,7 +232,9 @@ fn validate_test_files(config: &configs::config::Config) -> tfdiags::Diagnostics
                 .filter(|s| matches!(s, addrs::ModuleSource::Local(_)));
             if let (Some(source), Some(under_test)) = (local, &run.config_under_test) {
                 if validated.insert(source.to_string()) {
-                    diags.append(tofu::validate(under_test));
+                    diags.append(tofu::deprecation::without_causes(
+                        tofu::validate_with_causes_in(under_test, work_dir),
+                    ));
                 }
             }
             diags.append(run.validate());
