@@ -26,7 +26,7 @@ pub fn body_schema(schema: &Schema) -> BodySchema {
             .attrs
             .iter()
             .map(|a| AttributeSchema {
-                name: a.name,
+                name: a.name.into(),
                 required: false,
             })
             .collect(),
@@ -34,7 +34,7 @@ pub fn body_schema(schema: &Schema) -> BodySchema {
             .blocks
             .iter()
             .map(|b| BlockHeaderSchema {
-                type_name: b.name,
+                type_name: b.name.into(),
                 label_names: &[],
             })
             .collect(),

@@ -383,7 +383,7 @@ fn add_vars_from_file(
     let probe = BodySchema {
         attributes: Vec::new(),
         blocks: vec![BlockHeaderSchema {
-            type_name: "variable",
+            type_name: "variable".into(),
             label_names: &["name"],
         }],
     };

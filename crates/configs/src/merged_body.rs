@@ -226,7 +226,7 @@ fn dynamic_type(block: &hclsyntax::Block) -> Option<&str> {
 fn schema_with_dynamic(schema: &BodySchema) -> BodySchema {
     let mut out = schema.clone();
     out.blocks.push(BlockHeaderSchema {
-        type_name: "dynamic",
+        type_name: "dynamic".into(),
         label_names: &["type"],
     });
     out

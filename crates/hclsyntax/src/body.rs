@@ -6,6 +6,7 @@
 //! Both answer the same questions through [`Body::content`],
 //! [`Body::partial_content`] and [`Body::just_attributes`].
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::ast::{Expr, JsonNode};
@@ -186,10 +187,11 @@ impl Body {
     }
 }
 
-/// An argument a schema accepts.
+/// An argument a schema accepts. Names are usually the language's own
+/// (`&'static str`); a provider's schema, read at run time, owns its names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttributeSchema {
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     pub required: bool,
 }
 
@@ -197,7 +199,7 @@ pub struct AttributeSchema {
 /// number is what matters; the names appear in messages).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockHeaderSchema {
-    pub type_name: &'static str,
+    pub type_name: Cow<'static, str>,
     pub label_names: &'static [&'static str],
 }
 
@@ -218,14 +220,14 @@ impl BodySchema {
             attributes: attributes
                 .iter()
                 .map(|n| AttributeSchema {
-                    name: n,
+                    name: Cow::Borrowed(*n),
                     required: false,
                 })
                 .collect(),
             blocks: blocks
                 .iter()
                 .map(|(t, l)| BlockHeaderSchema {
-                    type_name: t,
+                    type_name: Cow::Borrowed(*t),
                     label_names: l,
                 })
                 .collect(),
@@ -235,7 +237,7 @@ impl BodySchema {
     /// Marks the named arguments as required.
     pub fn require(mut self, names: &[&str]) -> BodySchema {
         for a in &mut self.attributes {
-            if names.contains(&a.name) {
+            if names.contains(&&*a.name) {
                 a.required = true;
             }
         }
@@ -282,4 +284,52 @@ pub fn name_suggestion<'a>(
     candidates
         .into_iter()
         .find(|c| strsim::levenshtein(given, c) < 3)
+}
+
+#[cfg(test)]
+mod schema_tests {
+    use super::*;
+
+    /// A schema whose names are only known at run time (a provider's
+    /// resource type), decoded like the language's own.
+    #[test]
+    fn a_schema_built_at_run_time_decodes_a_body() {
+        let names: Vec<String> = vec!["ami".into(), "instance_type".into()];
+        let schema = BodySchema {
+            attributes: names
+                .iter()
+                .map(|n| AttributeSchema {
+                    name: Cow::Owned(n.clone()),
+                    required: n == "ami",
+                })
+                .collect(),
+            blocks: vec![BlockHeaderSchema {
+                type_name: Cow::Owned("ebs_block_device".to_string()),
+                label_names: &[],
+            }],
+        };
+        let (file, diags) =
+            crate::parse_file("main.tf", b"amii = \"ami-123\"\nebs_block_device {}\n");
+        assert!(diags.is_empty());
+        let (content, diags) = file.body.content(&schema);
+        let texts: Vec<(String, String)> = diags
+            .iter()
+            .map(|d| (d.summary.clone(), d.detail.clone()))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                (
+                    "Missing required argument".to_string(),
+                    "The argument \"ami\" is required, but no definition was found.".to_string()
+                ),
+                (
+                    "Unsupported argument".to_string(),
+                    "An argument named \"amii\" is not expected here. Did you mean \"ami\"?"
+                        .to_string()
+                ),
+            ]
+        );
+        assert_eq!(content.blocks_of("ebs_block_device").count(), 1);
+    }
 }

@@ -23,7 +23,7 @@ pub(crate) fn content(
     let mut taken_attrs: Vec<String> = Vec::new();
 
     for attr_schema in &schema.attributes {
-        let name = attr_schema.name;
+        let name: &str = &attr_schema.name;
         let attr = attributes.iter().find(|a| a.name == name);
         match attr {
             Some(attr) if !body.is_attr_hidden(name) => {
@@ -97,7 +97,7 @@ pub(crate) fn content(
             let unset = schema
                 .attributes
                 .iter()
-                .map(|a| a.name)
+                .map(|a| a.name.as_ref())
                 .filter(|n| !taken_attrs.iter().any(|t| t == n));
             let suggestion = match name_suggestion(&attr.name, unset) {
                 Some(s) => format!(" Did you mean \"{s}\"?"),
@@ -131,7 +131,7 @@ pub(crate) fn content(
 /// HCL's error for a block type the schema does not know.
 pub(crate) fn unsupported_block(block: &Block, schema: &BodySchema) -> Diagnostic {
     let ty = &block.type_name;
-    let suggestion = match name_suggestion(ty, schema.blocks.iter().map(|b| b.type_name)) {
+    let suggestion = match name_suggestion(ty, schema.blocks.iter().map(|b| b.type_name.as_ref())) {
         Some(s) => format!(" Did you mean \"{s}\"?"),
         None if schema.attribute(ty).is_some() => format!(
             " Did you mean to define argument \"{ty}\"? If so, use the equals sign to assign it a value."

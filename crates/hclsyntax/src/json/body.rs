@@ -79,7 +79,7 @@ pub(crate) fn content(
                 "Missing required argument",
                 format!(
                     "The argument {} is required, but no definition was found.",
-                    go_quote(attr_schema.name)
+                    go_quote(&attr_schema.name)
                 ),
                 body.missing_item_range.clone(),
             ));
@@ -95,9 +95,9 @@ pub(crate) fn content(
         let suggestions: Vec<&str> = schema
             .attributes
             .iter()
-            .map(|a| a.name)
+            .map(|a| a.name.as_ref())
             .filter(|n| !remain_hidden(n))
-            .chain(schema.blocks.iter().map(|b| b.type_name))
+            .chain(schema.blocks.iter().map(|b| b.type_name.as_ref()))
             .collect();
         // HCL collects the properties a second time here, repeating any
         // problems with the body's shape.

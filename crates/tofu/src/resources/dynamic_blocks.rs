@@ -13,7 +13,7 @@ use hclsyntax::{BlockHeaderSchema, BodyContent, BodySchema, Diagnostic, Diagnost
 pub fn content_with_dynamic(body: &ConfigBody, schema: &BodySchema) -> (BodyContent, Diagnostics) {
     let mut extended = schema.clone();
     extended.blocks.push(BlockHeaderSchema {
-        type_name: "dynamic",
+        type_name: "dynamic".into(),
         label_names: &["type"],
     });
     let (mut content, mut diags) = body.content(&extended);
