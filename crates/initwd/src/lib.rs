@@ -8,15 +8,11 @@
 //!
 //! Knows module source addresses and file systems; knows nothing of the
 //! configuration language. The CLI configuration, credentials and service
-//! discovery are `cliconfig`'s (re-exported here as `initwd::cliconfig` for
-//! existing callers). Loading each installed module is the caller's
-//! (`configs`) job.
+//! discovery are `cliconfig`'s. Loading each installed module is the
+//! caller's (`configs`) job.
 
 pub mod atomic_file;
 pub mod cancel;
-/// The CLI configuration crate, under the path callers used before it
-/// left this crate.
-pub use ::cliconfig;
 pub mod fetch;
 mod fetcher;
 pub mod goversion;
