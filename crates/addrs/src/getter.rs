@@ -326,6 +326,28 @@ pub fn archive_format(package: &str) -> Option<String> {
         .map(|f| f.to_string())
 }
 
+/// `path` relative to `base`, lexically, both cleaned first (`path.Clean`):
+/// `modules/vpc` from `live/prod` is `../../modules/vpc`, and a path from
+/// itself is `.`. Both are relative to the same directory, or both absolute.
+pub fn relative_path(path: &str, base: &str) -> String {
+    let (path, base) = (clean_path(path), clean_path(base));
+    let parts = |p: &str| -> Vec<String> {
+        p.split('/')
+            .filter(|c| !c.is_empty() && *c != ".")
+            .map(str::to_string)
+            .collect()
+    };
+    let (p, b) = (parts(&path), parts(&base));
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut out = vec!["..".to_string(); b.len() - common];
+    out.extend(p[common..].iter().cloned());
+    if out.is_empty() {
+        ".".to_string()
+    } else {
+        out.join("/")
+    }
+}
+
 /// Go's `path.Clean`.
 pub fn clean_path(p: &str) -> String {
     if p.is_empty() {
@@ -357,6 +379,17 @@ pub fn clean_path(p: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(
+            relative_path("modules/vpc", "live/prod"),
+            "../../modules/vpc"
+        );
+        assert_eq!(relative_path("live/prod/", "./live/prod"), ".");
+        assert_eq!(relative_path("live/a/../b", "live"), "b");
+        assert_eq!(relative_path("/a/b/c", "/a/d"), "../b/c");
+    }
 
     #[test]
     fn subdir_splitting() {

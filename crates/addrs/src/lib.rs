@@ -20,7 +20,7 @@ mod referenceable;
 mod test_traversal;
 
 pub use abs_resource::{AbsResource, AbsResourceInstance};
-pub use getter::{archive_format, clean_path, split_package_subdir, DetectError};
+pub use getter::{archive_format, clean_path, relative_path, split_package_subdir, DetectError};
 pub use gourl::go_quote;
 pub use hostname::Hostname;
 pub use identifier::valid_identifier;

@@ -265,8 +265,6 @@ pub(crate) struct RootInit {
     pub(crate) sources: SourceMap,
     /// With `-recursive`: no success messages, only the warnings.
     pub(crate) quiet: bool,
-    /// The directories the installed tree's modules were loaded from.
-    pub(crate) module_dirs: Vec<PathBuf>,
 }
 
 impl RootInit {
@@ -277,7 +275,6 @@ impl RootInit {
             diags: Diagnostics::new(),
             sources: SourceMap::new(),
             quiet: false,
-            module_dirs: Vec::new(),
         }
     }
 
@@ -312,12 +309,14 @@ impl RootInit {
             header: false,
             quiet: self.quiet,
             module_dirs: Vec::new(),
-            shared_dirs: self.quiet.then_some(&*shared.dirs),
+            dirs: &shared.dirs,
         };
         let result = run.phases(opts, shared);
+        // What the run reports names this root's files (a failure's
+        // diagnostics were moved before they were printed).
+        run.own_paths();
         self.diags = std::mem::take(&mut run.diags);
         self.sources = std::mem::take(&mut run.sources);
-        self.module_dirs = std::mem::take(&mut run.module_dirs);
         result
     }
 }
@@ -464,8 +463,9 @@ struct InitRun<'a> {
     quiet: bool,
     /// The directories the installed tree's modules were loaded from.
     module_dirs: Vec<PathBuf>,
-    /// The module directories shared with other roots (`-recursive`).
-    shared_dirs: Option<&'a ModuleDirCache>,
+    /// The module directories read so far (shared by the roots of
+    /// `-recursive`).
+    dirs: &'a ModuleDirCache,
 }
 
 impl InitRun<'_> {
@@ -497,17 +497,16 @@ impl InitRun<'_> {
         Stop(1)
     }
 
-    /// Under `-recursive`, what names another root's copy of a shared
-    /// module names this root's ([`crate::recursive::own_paths`]).
+    /// What names another root's copy of a shared module names this
+    /// root's ([`crate::recursive::own_paths`]; nothing to do unless the
+    /// roots of `-recursive` share identical module directories).
     fn own_paths(&mut self) {
-        if let Some(dirs) = self.shared_dirs {
-            crate::recursive::own_paths(
-                &self.module_dirs,
-                dirs,
-                &mut self.diags,
-                &mut self.sources,
-            );
-        }
+        crate::recursive::own_paths(
+            &self.module_dirs,
+            self.dirs,
+            &mut self.diags,
+            &mut self.sources,
+        );
     }
 
     /// The configuration is invalid: the explanation, then the

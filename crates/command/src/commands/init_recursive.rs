@@ -94,12 +94,6 @@ fn init_one(
         Err(stop) => stop.0,
     };
     let (_, stderr) = captured.into_text();
-    recursive::own_paths(
-        &init.module_dirs,
-        &shared.dirs,
-        &mut init.diags,
-        &mut init.sources,
-    );
     // The warnings are shown whether or not the root failed; its errors
     // are in what it printed to standard error.
     let mut warnings = Diagnostics::new();

@@ -272,39 +272,15 @@ const _: () = {
 };
 
 /// `path` (as the process sees it) relative to `base` (also as the process
-/// sees it), lexically: `modules/vpc` from `live/prod` is `../../modules/vpc`.
-/// Both are made absolute first when either is.
+/// sees it); both are made absolute first when either is.
 fn relative_to(path: &str, base: &str) -> String {
-    let absolute = |p: &str| {
-        if std::path::Path::new(p).is_absolute() {
-            p.to_string()
-        } else {
-            let cwd = std::env::current_dir().unwrap_or_default();
-            cwd.join(p).to_string_lossy().into_owned()
-        }
-    };
-    let (path, base) =
-        if std::path::Path::new(path).is_absolute() || std::path::Path::new(base).is_absolute() {
-            (absolute(path), absolute(base))
-        } else {
-            (path.to_string(), base.to_string())
-        };
-    let (path, base) = (addrs::clean_path(&path), addrs::clean_path(&base));
-    let parts = |p: &str| -> Vec<String> {
-        p.split('/')
-            .filter(|c| !c.is_empty() && *c != ".")
-            .map(str::to_string)
-            .collect()
-    };
-    let (p, b) = (parts(&path), parts(&base));
-    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let mut out: Vec<String> = vec!["..".to_string(); b.len() - common];
-    out.extend(p[common..].iter().cloned());
-    if out.is_empty() {
-        ".".to_string()
-    } else {
-        out.join("/")
+    let is_abs = |p: &str| std::path::Path::new(p).is_absolute();
+    if !is_abs(path) && !is_abs(base) {
+        return addrs::relative_path(path, base);
     }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let absolute = |p: &str| cwd.join(p).to_string_lossy().into_owned();
+    addrs::relative_path(&absolute(path), &absolute(base))
 }
 
 #[cfg(test)]

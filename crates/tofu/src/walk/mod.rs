@@ -139,12 +139,8 @@ impl<'c> Walk<'c> {
         if cfg.is_root() {
             return ".".into();
         }
-        let rel = relative_to(&cfg.dir, &self.root.dir);
-        if rel.is_empty() {
-            ".".into()
-        } else {
-            rel
-        }
+        let slashed = |p: &Path| p.to_string_lossy().replace('\\', "/");
+        addrs::relative_path(&slashed(&cfg.dir), &slashed(&self.root.dir))
     }
 
     /// Data for one module instance with `repetition` bound.
@@ -371,21 +367,6 @@ fn levels(graph: &Graph) -> Vec<Vec<NodeIndex>> {
         current = next;
     }
     out
-}
-
-/// `dir` relative to `base`, with forward slashes ("" when equal).
-fn relative_to(dir: &Path, base: &Path) -> String {
-    let norm = |p: &Path| -> Vec<String> {
-        p.components()
-            .filter(|c| !matches!(c, std::path::Component::CurDir))
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect()
-    };
-    let (d, b) = (norm(dir), norm(base));
-    let common = d.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let mut parts: Vec<String> = std::iter::repeat_n("..".to_string(), b.len() - common).collect();
-    parts.extend(d[common..].iter().cloned());
-    parts.join("/")
 }
 
 /// The instance key a module instance was called with.
