@@ -11,6 +11,7 @@ pub mod graph;
 pub mod plans;
 pub mod refactoring;
 pub mod resources;
+pub mod schemas;
 pub mod walk;
 
 use std::collections::BTreeMap;

@@ -56,6 +56,9 @@ pub struct ResourceInstanceChange {
     pub action: Action,
     /// The resource type's schema, as an object type: what `after` conforms to.
     pub schema_type: Type,
+    /// The resource type's schema, when its provider's is known: the
+    /// renderers show nested blocks and hide sensitive attributes by it.
+    pub schema: Option<std::sync::Arc<configschema::Schema>>,
     /// The prior value (null: nothing exists yet).
     pub before: Value,
     /// The planned value: unknown where computed, marked where sensitive.

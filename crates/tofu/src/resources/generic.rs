@@ -19,7 +19,14 @@ pub fn plan(
 ) -> (PlannedInstance, Diagnostics) {
     let (after, diags) = evaluate_body(&resource.config, scope);
     let schema_type = after.ty().clone();
-    (PlannedInstance { after, schema_type }, diags)
+    (
+        PlannedInstance {
+            after,
+            schema_type,
+            schema: None,
+        },
+        diags,
+    )
 }
 
 /// Every argument and nested block of a body without a schema, as an

@@ -9,6 +9,8 @@ mod terraform_data;
 
 pub use generic::evaluate_body;
 
+use std::sync::Arc;
+
 use cty::{Type, Value};
 use hclsyntax::Diagnostics;
 use lang::Scope;
@@ -19,6 +21,8 @@ pub struct PlannedInstance {
     pub after: Value,
     /// The object type `after` conforms to.
     pub schema_type: Type,
+    /// The resource type's schema, when its provider's is known.
+    pub schema: Option<Arc<configschema::Schema>>,
 }
 
 /// The type a reference to one instance of `type_name` has.

@@ -61,6 +61,7 @@ pub fn plan(
         PlannedInstance {
             after,
             schema_type: schema_type(),
+            schema: None,
         },
         diags,
     )

@@ -64,6 +64,9 @@ pub struct Walk<'c> {
     pub deprecations: crate::deprecation::Sink,
     /// The reference values of failing expressions, for the views.
     pub values: ValueSink,
+    /// The provider schemas known to this walk (none: every resource is
+    /// planned from its configuration alone).
+    pub schemas: Arc<crate::schemas::Schemas>,
     /// The configuration's graph, built by the first run. It does not
     /// depend on the mode, so a plan takes over its validation's (see
     /// [`Walk::into_mode`]).
@@ -118,6 +121,7 @@ impl<'c> Walk<'c> {
             call_args: CallArguments::new(root),
             deprecations: crate::deprecation::Sink::default(),
             values: ValueSink::default(),
+            schemas: Arc::new(crate::schemas::Schemas::none()),
             graph: OnceLock::new(),
         }
     }

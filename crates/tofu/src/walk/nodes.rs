@@ -585,6 +585,7 @@ fn resource(
                     action: Action::Create,
                     before: Value::null(p.schema_type.clone()),
                     schema_type: p.schema_type,
+                    schema: p.schema.clone(),
                     after: strip_marks(&p.after),
                 });
             }

@@ -61,6 +61,7 @@ fn td(
         provider_alias: None,
         action: Action::Create,
         schema_type: td_schema(),
+        schema: None,
         before: Value::null(td_schema()),
         after,
     }
