@@ -1,0 +1,331 @@
+//! The providers of one command run: their schemas, read from the cache
+//! or from a plugin started for them (all the needed ones at once), and
+//! their answers to the `Validate*` calls, likewise. A plugin is started at
+//! most once per run, only when something is not cached, and ends when
+//! the host is dropped.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use addrs::{Provider, ResourceMode};
+use configschema::{ProviderSchema, SchemaKind};
+use cty::{Type, Value};
+use gocompat::quote::quote as go_quote;
+use tofu::schemas::{ProviderDiagnostic, ProviderSeverity, ProviderValidator};
+
+use crate::answer_cache::AnswerCache;
+use crate::executable_hash::executable_sha256;
+use crate::launch::{Launcher, RunningProvider, ValidateKind};
+use crate::locate::LocatedProvider;
+use crate::schema_cache::{SchemaCache, SchemaKey};
+
+/// Why a provider's schema could not be had: OpenTofu's text, which the
+/// caller puts after `failed to read schema for ADDR in PROVIDER: `.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaLoadError {
+    pub provider: Provider,
+    pub message: String,
+}
+
+/// One provider of the run.
+struct Slot {
+    located: LocatedProvider,
+    /// The executable and its SHA-256, found once.
+    executable: OnceLock<Result<(PathBuf, Option<String>), String>>,
+    /// The plugin, once started (or why it could not be).
+    running: Mutex<Option<Result<Arc<dyn RunningProvider>, String>>>,
+    /// The schema, once known.
+    schema: OnceLock<Arc<ProviderSchema>>,
+}
+
+/// The providers of one command run.
+pub struct ProviderHost {
+    launcher: Arc<dyn Launcher>,
+    cache_dir: Option<PathBuf>,
+    slots: BTreeMap<Provider, Slot>,
+    starts: AtomicUsize,
+}
+
+impl ProviderHost {
+    /// A host for the `located` providers, caching under `cache_dir` (none:
+    /// every run asks the plugins).
+    pub fn new(
+        launcher: Arc<dyn Launcher>,
+        cache_dir: Option<PathBuf>,
+        located: impl IntoIterator<Item = LocatedProvider>,
+    ) -> ProviderHost {
+        let slots = located
+            .into_iter()
+            .map(|l| {
+                (
+                    l.provider.clone(),
+                    Slot {
+                        located: l,
+                        executable: OnceLock::new(),
+                        running: Mutex::new(None),
+                        schema: OnceLock::new(),
+                    },
+                )
+            })
+            .collect();
+        ProviderHost {
+            launcher,
+            cache_dir,
+            slots,
+            starts: AtomicUsize::new(0),
+        }
+    }
+
+    /// Whether the host has a plugin for `provider`.
+    pub fn has_provider(&self, provider: &Provider) -> bool {
+        self.slots.contains_key(provider)
+    }
+
+    /// How many plugins this host started.
+    pub fn starts(&self) -> usize {
+        self.starts.load(Ordering::Relaxed)
+    }
+
+    /// The schemas of `providers`, each from the cache or from its plugin;
+    /// the plugins needed are started in parallel.
+    pub fn load_schemas(
+        &self,
+        providers: &[Provider],
+    ) -> (
+        BTreeMap<Provider, Arc<ProviderSchema>>,
+        Vec<SchemaLoadError>,
+    ) {
+        let results: Vec<(Provider, Result<Arc<ProviderSchema>, String>)> =
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = providers
+                    .iter()
+                    .map(|p| (p.clone(), scope.spawn(move || self.schema(p))))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|(p, h)| {
+                        let r = h
+                            .join()
+                            .unwrap_or_else(|_| Err("the schema reader panicked".into()));
+                        (p, r)
+                    })
+                    .collect()
+            });
+        let mut schemas = BTreeMap::new();
+        let mut errors = Vec::new();
+        for (provider, r) in results {
+            match r {
+                Ok(s) => {
+                    schemas.insert(provider, s);
+                }
+                Err(message) => errors.push(SchemaLoadError { provider, message }),
+            }
+        }
+        (schemas, errors)
+    }
+
+    /// One provider's schema.
+    pub fn schema(&self, provider: &Provider) -> Result<Arc<ProviderSchema>, String> {
+        let slot = self
+            .slots
+            .get(provider)
+            .ok_or_else(|| format!("unavailable provider {}", go_quote(&provider.to_string())))?;
+        if let Some(s) = slot.schema.get() {
+            return Ok(s.clone());
+        }
+        let key = self.schema_key(slot);
+        let cache = self.cache_dir.as_deref().map(SchemaCache::new);
+        if let (Some(cache), Some(key)) = (&cache, &key) {
+            if let Ok(schema) = cache.get(key) {
+                // A cached schema passed these checks when it was stored.
+                return Ok(slot.schema.get_or_init(|| Arc::new(schema)).clone());
+            }
+        }
+        let running = self.running(slot).map_err(|e| {
+            format!(
+                "failed to instantiate provider {} to obtain schema: {e}",
+                go_quote(&provider.to_string())
+            )
+        })?;
+        let (schema, diags) = running.schema()?;
+        let errors: Vec<&ProviderDiagnostic> = diags
+            .iter()
+            .filter(|d| d.severity == ProviderSeverity::Error)
+            .collect();
+        if !errors.is_empty() {
+            return Err(diagnostics_error_text(&errors));
+        }
+        schema
+            .validate(&provider.to_string())
+            .map_err(|e| e.to_string())?;
+        if let (Some(cache), Some(key)) = (&cache, &key) {
+            // Best effort: a schema that cannot be stored is fetched again
+            // next time.
+            let _ = cache.put(key, &schema);
+        }
+        Ok(slot.schema.get_or_init(|| Arc::new(schema)).clone())
+    }
+
+    fn schema_key(&self, slot: &Slot) -> Option<SchemaKey> {
+        let (_, sum) = self.executable(slot).ok()?;
+        Some(SchemaKey {
+            provider: slot.located.provider.to_string(),
+            version: slot.located.version.clone(),
+            executable_sha256: sum.clone()?,
+        })
+    }
+
+    fn executable<'s>(&self, slot: &'s Slot) -> Result<&'s (PathBuf, Option<String>), &'s String> {
+        slot.executable
+            .get_or_init(|| {
+                let exe = slot.located.executable()?;
+                let sum = match &self.cache_dir {
+                    Some(dir) => executable_sha256(&exe, Some(dir)).ok(),
+                    None => None,
+                };
+                Ok((exe, sum))
+            })
+            .as_ref()
+    }
+
+    /// The provider's plugin, started on first use.
+    fn running(&self, slot: &Slot) -> Result<Arc<dyn RunningProvider>, String> {
+        let mut running = slot.running.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = running.as_ref() {
+            return r.clone();
+        }
+        let started = match self.executable(slot) {
+            Err(e) => Err(e.clone()),
+            Ok((exe, _)) => {
+                self.starts.fetch_add(1, Ordering::Relaxed);
+                self.launcher.launch(exe).map(Arc::from)
+            }
+        };
+        *running = Some(started.clone());
+        started
+    }
+
+    /// Ends every plugin this host started.
+    pub fn close(&self) {
+        for slot in self.slots.values() {
+            let mut running = slot.running.lock().unwrap_or_else(|e| e.into_inner());
+            *running = None;
+        }
+    }
+
+    fn validate(
+        &self,
+        provider: &Provider,
+        kind: ValidateKind,
+        type_name: &str,
+        config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
+        let Some(slot) = self.slots.get(provider) else {
+            return Vec::new();
+        };
+        // The value goes to the plugin as the schema's type, as OpenTofu
+        // sends it (dynamic attributes carry their own type).
+        let Some(schema) = slot.schema.get() else {
+            return Vec::new();
+        };
+        let block = match kind {
+            ValidateKind::Provider => schema.provider.block.as_ref(),
+            ValidateKind::Managed => schema
+                .schema_for(SchemaKind::Managed, type_name)
+                .and_then(|s| s.block.as_ref()),
+            ValidateKind::Data => schema
+                .schema_for(SchemaKind::Data, type_name)
+                .and_then(|s| s.block.as_ref()),
+            ValidateKind::Ephemeral => schema
+                .schema_for(SchemaKind::Ephemeral, type_name)
+                .and_then(|s| s.block.as_ref()),
+        };
+        let ty: Type = match block {
+            Some(b) => b.implied_type(),
+            None => Type::empty_object(),
+        };
+        let answers = self.cache_dir.as_deref().map(AnswerCache::new);
+        let key = match (&answers, self.executable(slot)) {
+            (Some(_), Ok((_, Some(sum)))) => AnswerCache::key(sum, kind, type_name, config, &ty),
+            _ => None,
+        };
+        if let (Some(answers), Some(key)) = (&answers, &key) {
+            if let Some(diags) = answers.get(key) {
+                return diags;
+            }
+        }
+        let running = match self.running(slot) {
+            Ok(r) => r,
+            Err(e) => {
+                return vec![error(format!(
+                    "failed to instantiate provider {} to validate configuration: {e}",
+                    go_quote(&provider.to_string())
+                ))]
+            }
+        };
+        match running.validate(kind, type_name, config, &ty) {
+            Ok(diags) => {
+                if let (Some(answers), Some(key)) = (&answers, &key) {
+                    answers.put(key, &diags);
+                }
+                diags
+            }
+            Err(e) => vec![error(e)],
+        }
+    }
+}
+
+impl ProviderValidator for ProviderHost {
+    fn validate_provider_config(
+        &self,
+        provider: &Provider,
+        config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
+        self.validate(provider, ValidateKind::Provider, "", config)
+    }
+
+    fn validate_resource_config(
+        &self,
+        provider: &Provider,
+        mode: ResourceMode,
+        type_name: &str,
+        config: &Value,
+    ) -> Vec<ProviderDiagnostic> {
+        let kind = match mode {
+            ResourceMode::Managed => ValidateKind::Managed,
+            ResourceMode::Data => ValidateKind::Data,
+            ResourceMode::Ephemeral => ValidateKind::Ephemeral,
+        };
+        self.validate(provider, kind, type_name, config)
+    }
+}
+
+fn error(summary: String) -> ProviderDiagnostic {
+    ProviderDiagnostic {
+        severity: ProviderSeverity::Error,
+        summary,
+        detail: String::new(),
+        attribute: None,
+    }
+}
+
+/// `tfdiags.Diagnostics.Err().Error()` of error diagnostics.
+fn diagnostics_error_text(errors: &[&ProviderDiagnostic]) -> String {
+    let one = |d: &ProviderDiagnostic| {
+        if d.detail.is_empty() {
+            d.summary.clone()
+        } else {
+            format!("{}: {}", d.summary, d.detail)
+        }
+    };
+    if errors.len() == 1 {
+        return one(errors[0]);
+    }
+    let mut s = format!("{} problems:\n", errors.len());
+    for d in errors {
+        s.push_str(&format!("\n- {}", one(d)));
+    }
+    s
+}
