@@ -131,7 +131,10 @@ impl ProviderHost {
         let slot = self
             .slots
             .get(provider)
-            .ok_or_else(|| format!("unavailable provider {}", go_quote(&provider.to_string())))?;
+            .ok_or_else(|| {
+                let addr = go_quote(&provider.to_string());
+                format!("failed to instantiate provider {addr} to obtain schema: unavailable provider {addr}")
+            })?;
         if let Some(s) = slot.schema.get() {
             return Ok(s.clone());
         }

@@ -212,7 +212,7 @@ fn launch_failures_and_missing_executables_say_why() {
     let (_, errors) = host(&fake, None, &located).load_schemas(&[unknown]);
     assert_eq!(
         errors[0].message,
-        "unavailable provider \"registry.opentofu.org/acme/y\""
+        "failed to instantiate provider \"registry.opentofu.org/acme/y\" to obtain schema: unavailable provider \"registry.opentofu.org/acme/y\""
     );
 }
 

@@ -139,7 +139,7 @@ pub(crate) fn show_diagnostics(
 /// The providers of the resources in the current workspace's state, when
 /// the configuration keeps its state with the default local backend
 /// (`State.ProviderRequirements`). Empty when there is no such state.
-fn local_state_providers(root: &configs::module::Module) -> Result<BTreeSet<Provider>, String> {
+pub(crate) fn local_state_providers(root: &configs::module::Module) -> Result<BTreeSet<Provider>, String> {
     let data_dir = crate::loader::data_dir();
     // A configured backend (or its record from init) keeps the state
     // elsewhere; an encrypted state needs its keys.
