@@ -31,6 +31,7 @@ pub fn install_hook() {
         let mut stderr = std::io::stderr().lock();
         let _ = stderr.write_all(report.as_bytes());
         let _ = stderr.flush();
+        plugin::kill_all();
         std::process::exit(CRASH_EXIT_CODE);
     }));
 }

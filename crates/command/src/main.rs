@@ -11,5 +11,7 @@ fn main() {
     command::crash::install_hook();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = command::run(&args);
+    // `exit` runs no destructors: end every provider plugin first.
+    plugin::kill_all();
     std::process::exit(code);
 }

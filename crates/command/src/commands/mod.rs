@@ -9,5 +9,6 @@ pub mod inspect;
 pub mod plan_lite;
 pub mod providers;
 pub mod providers_lock;
+pub mod providers_schema;
 pub mod validate;
 pub mod version;

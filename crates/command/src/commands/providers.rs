@@ -23,7 +23,7 @@ use crate::loader::load_config_for_flags;
 use crate::view::{Streams, View};
 
 /// The `providers` subcommands tofu-rs does not have yet.
-const SUBCOMMANDS: [&str; 2] = ["mirror", "schema"];
+const SUBCOMMANDS: [&str; 1] = ["mirror"];
 
 options! {
     /// `tofu-rs providers`' flags.
@@ -41,6 +41,9 @@ options! {
 pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     if args.first().is_some_and(|a| a == "lock") {
         return super::providers_lock::run(&args[1..], streams);
+    }
+    if args.first().is_some_and(|a| a == "schema") {
+        return super::providers_schema::run(&args[1..], streams);
     }
     if let Some(sub) = args.first().filter(|a| SUBCOMMANDS.contains(&a.as_str())) {
         streams.eprint(&format!(
@@ -139,7 +142,9 @@ pub(crate) fn show_diagnostics(
 /// The providers of the resources in the current workspace's state, when
 /// the configuration keeps its state with the default local backend
 /// (`State.ProviderRequirements`). Empty when there is no such state.
-pub(crate) fn local_state_providers(root: &configs::module::Module) -> Result<BTreeSet<Provider>, String> {
+pub(crate) fn local_state_providers(
+    root: &configs::module::Module,
+) -> Result<BTreeSet<Provider>, String> {
     let data_dir = crate::loader::data_dir();
     // A configured backend (or its record from init) keeps the state
     // elsewhere; an encrypted state needs its keys.

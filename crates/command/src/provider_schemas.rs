@@ -1,0 +1,198 @@
+//! The provider plugins of a working directory, and the schemas a command
+//! reads from them (OpenTofu's `Meta.providerFactories`, the context's
+//! `checkConfigDependencies` and the schema loading of its graph builder),
+//! through [`providerhost`]'s cache: a provider whose schema is cached is
+//! not started.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use addrs::Provider;
+use configs::config::Config;
+use providerhost::{locate_providers, ProviderHost, SchemaLoadError};
+use tfdiags::{Diagnostic, Diagnostics, Severity};
+use tofu::schemas::Schemas;
+
+use crate::provider_install::LOCK_FILE;
+
+/// The plugins a command in one working directory may start.
+pub struct Plugins {
+    pub host: Arc<ProviderHost>,
+    /// `providerPluginErrors`: locked providers without a package.
+    locate_error: Option<String>,
+}
+
+/// Finds the plugins of the working directory `work_dir`: every provider
+/// of its lock file in its data directory's `providers`, and the CLI
+/// configuration's development overrides.
+pub fn plugins_in(work_dir: &Path) -> (Plugins, Diagnostics) {
+    let mut diags = Diagnostics::new();
+    let (locks, lock_diags) =
+        depsfile::load_locks_if_present(&crate::loader::under(work_dir, LOCK_FILE));
+    let failed_locks = hclsyntax::has_errors(&lock_diags);
+    diags.append(lock_diags);
+    let (cli_cfg, cfg_diags) = getproviders::load_provider_cli_config();
+    diags.append(cfg_diags);
+    let dev_overrides = cli_cfg
+        .installation
+        .first()
+        .map(|i| i.dev_overrides.clone())
+        .unwrap_or_default();
+    let shown = crate::loader::data_dir().join("providers");
+    let located = locate_providers(
+        &locks,
+        &crate::loader::data_dir_in(work_dir).join("providers"),
+        &shown.to_string_lossy(),
+        &getproviders::Platform::current().to_string(),
+        &dev_overrides,
+    );
+    let locate_error = if failed_locks {
+        Some("failed to read dependency lock file".to_string())
+    } else {
+        located.error_text()
+    };
+    let host = ProviderHost::new(
+        crate::plugin_launcher::launcher(),
+        providerhost::cache_dir::from_env(),
+        located.found.into_values(),
+    );
+    (
+        Plugins {
+            host: Arc::new(host),
+            locate_error,
+        },
+        diags,
+    )
+}
+
+impl Plugins {
+    /// The schemas of every provider `config` needs, with the host as the
+    /// walk's validator; `None`, with the errors, when a provider is
+    /// missing or its schema cannot be had (OpenTofu stops there too).
+    pub fn schemas_for(&self, config: &Config) -> (Option<Arc<Schemas>>, Diagnostics) {
+        let mut diags = Diagnostics::new();
+        if let Some(e) = &self.locate_error {
+            diags.push(sourceless(e.clone(), String::new()));
+            return (None, diags);
+        }
+        let (reqs, req_diags) = config.provider_requirements();
+        if hclsyntax::has_errors(&req_diags) {
+            diags.append(req_diags);
+            return (None, diags);
+        }
+        let mut needed: Vec<Provider> = Vec::new();
+        for provider in reqs.keys() {
+            if provider.is_built_in() {
+                if provider.type_name != "terraform" {
+                    diags.push(sourceless(
+                        "Missing required provider".into(),
+                        format!("This configuration requires built-in provider {provider}, but that provider isn't available in this OpenTofu version."),
+                    ));
+                }
+                continue;
+            }
+            if !self.host.has_provider(provider) {
+                diags.push(sourceless(
+                    "Missing required provider".into(),
+                    format!("This configuration requires provider {provider}, but that provider isn't available. You may be able to install it automatically by running:\n  tofu init"),
+                ));
+                continue;
+            }
+            needed.push(provider.clone());
+        }
+        if diags.has_errors() {
+            return (None, diags);
+        }
+        let (loaded, errors) = self.host.load_schemas(&needed);
+        if let Some(first) = first_failure(config, &errors) {
+            diags.push(sourceless(first, String::new()));
+            return (None, diags);
+        }
+        let mut schemas = Schemas::none();
+        for (provider, schema) in loaded {
+            schemas.insert(provider, schema);
+        }
+        schemas.set_validator(self.host.clone());
+        (Some(Arc::new(schemas)), diags)
+    }
+}
+
+/// The error OpenTofu's graph builder stops at: the first resource (in
+/// module, then address order) of a provider whose schema failed, else
+/// that provider's configuration.
+fn first_failure(config: &Config, errors: &[SchemaLoadError]) -> Option<String> {
+    if errors.is_empty() {
+        return None;
+    }
+    for cfg in config.all() {
+        for rc in cfg.module.all_resources() {
+            let provider =
+                configs::config_provider_requirements::resource_provider(&cfg.module, rc)
+                    .unwrap_or_else(|| {
+                        Provider::implied_for_unqualified_type(rc.implied_provider())
+                    });
+            if let Some(e) = errors.iter().find(|e| e.provider == provider) {
+                let addr = if cfg.path.0.is_empty() {
+                    rc.addr().to_string()
+                } else {
+                    format!("{}.{}", cfg.path, rc.addr())
+                };
+                return Some(format!(
+                    "failed to read schema for {addr} in {provider}: {}",
+                    e.message
+                ));
+            }
+        }
+    }
+    let e = &errors[0];
+    Some(format!(
+        "failed to read provider configuration schema for {}: {}",
+        e.provider, e.message
+    ))
+}
+
+fn sourceless(summary: String, detail: String) -> Diagnostic {
+    Diagnostic::sourceless(Severity::Error, summary, detail)
+}
+
+impl Plugins {
+    /// The `providers schema -json` document of `wanted` (`Context.Schemas`
+    /// and `jsonprovider.Marshal`), or the text of what failed
+    /// (`Diagnostics.Err()`). Built-in providers are not in the document
+    /// yet (tofu-rs has no plugin for them).
+    pub fn schema_document(
+        &self,
+        wanted: &std::collections::BTreeSet<Provider>,
+    ) -> (String, Option<String>) {
+        if let Some(e) = &self.locate_error {
+            return (String::new(), Some(e.clone()));
+        }
+        let plugins: Vec<Provider> = wanted
+            .iter()
+            .filter(|p| !p.is_built_in())
+            .cloned()
+            .collect();
+        let (loaded, errors) = self.host.load_schemas(&plugins);
+        if !errors.is_empty() {
+            let texts: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+            let text = if texts.len() == 1 {
+                texts[0].to_string()
+            } else {
+                let mut s = format!("{} problems:\n", texts.len());
+                for t in texts {
+                    s.push_str(&format!("\n- {t}"));
+                }
+                s
+            };
+            return (String::new(), Some(text));
+        }
+        let doc = configschema::ProviderSchemas {
+            format_version: "1.0".into(),
+            providers: loaded
+                .into_iter()
+                .map(|(p, s)| (p.to_string(), (*s).clone()))
+                .collect(),
+        };
+        (configschema::json::encode_document(&doc), None)
+    }
+}
