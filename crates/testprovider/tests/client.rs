@@ -7,38 +7,8 @@ mod common;
 
 use std::time::Instant;
 
-use configschema::{AttributeType, Block, ProviderSchema};
 use cty::{Path, PathStep, Type, Value};
 use plugin::{launch, ProviderDiagnostic, Severity};
-
-/// What protocol 5 can carry of a schema: nested attribute types become
-/// their implied types.
-fn flattened(schema: &ProviderSchema) -> ProviderSchema {
-    fn block(b: &Block) -> Block {
-        let mut b = b.clone();
-        for a in b.attributes.values_mut() {
-            if let AttributeType::Nested(_) = a.ty {
-                a.ty = AttributeType::Type(a.implied_type());
-            }
-        }
-        for nb in b.block_types.values_mut() {
-            nb.block = block(&nb.block);
-        }
-        b
-    }
-    let mut s = schema.clone();
-    for m in [
-        &mut s.resources,
-        &mut s.data_sources,
-        &mut s.ephemeral_resources,
-    ] {
-        for v in m.values_mut() {
-            v.block = v.block.as_ref().map(block);
-        }
-    }
-    s.provider.block = s.provider.block.as_ref().map(block);
-    s
-}
 
 fn schema_round_trip(protocol: u32) {
     let started = Instant::now();
@@ -49,7 +19,7 @@ fn schema_round_trip(protocol: u32) {
     assert!(diags.is_empty(), "{diags:?}");
     let served = common::schema();
     let want = if protocol == 5 {
-        flattened(&served)
+        common::flattened(&served)
     } else {
         served
     };

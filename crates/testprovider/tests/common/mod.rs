@@ -5,6 +5,8 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use configschema::{AttributeType, Block, ProviderSchema};
+
 /// The test provider binary cargo built for these tests.
 pub fn provider_binary() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_terraform-provider-testing"))
@@ -62,4 +64,33 @@ pub fn wait_gone(pid: u32) -> bool {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     false
+}
+
+/// What protocol 5 can carry of a schema: nested attribute types become
+/// their implied types.
+pub fn flattened(schema: &ProviderSchema) -> ProviderSchema {
+    fn block(b: &Block) -> Block {
+        let mut b = b.clone();
+        for a in b.attributes.values_mut() {
+            if let AttributeType::Nested(_) = a.ty {
+                a.ty = AttributeType::Type(a.implied_type());
+            }
+        }
+        for nb in b.block_types.values_mut() {
+            nb.block = block(&nb.block);
+        }
+        b
+    }
+    let mut s = schema.clone();
+    for m in [
+        &mut s.resources,
+        &mut s.data_sources,
+        &mut s.ephemeral_resources,
+    ] {
+        for v in m.values_mut() {
+            v.block = v.block.as_ref().map(block);
+        }
+    }
+    s.provider.block = s.provider.block.as_ref().map(block);
+    s
 }
