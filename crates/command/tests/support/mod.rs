@@ -53,3 +53,4 @@ pub fn commit_main_tf(
     repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &refs)
         .unwrap()
 }
+pub mod testprovider;
