@@ -46,6 +46,7 @@ pub struct ProviderHost {
     cache_dir: Option<PathBuf>,
     slots: BTreeMap<Provider, Slot>,
     starts: AtomicUsize,
+    share: Option<Arc<SchemaShare>>,
 }
 
 impl ProviderHost {
@@ -75,7 +76,15 @@ impl ProviderHost {
             cache_dir,
             slots,
             starts: AtomicUsize::new(0),
+            share: None,
         }
+    }
+
+    /// The host, sharing schemas with the other hosts of `share` (only
+    /// entries with a cache key are shared).
+    pub fn sharing(mut self, share: Arc<SchemaShare>) -> ProviderHost {
+        self.share = Some(share);
+        self
     }
 
     /// Whether the host has a plugin for `provider`.
@@ -139,11 +148,37 @@ impl ProviderHost {
             return Ok(s.clone());
         }
         let key = self.schema_key(slot);
+        // Hosts sharing schemas (the roots of `-recursive`) read each
+        // executable's schema once.
+        let shared = match (&self.share, &key) {
+            (Some(share), Some(k)) => Some(share.entry(&k.digest())),
+            _ => None,
+        };
+        let mut shared = shared
+            .as_ref()
+            .map(|m| m.lock().unwrap_or_else(|e| e.into_inner()));
+        if let Some(Some(s)) = shared.as_deref() {
+            return Ok(slot.schema.get_or_init(|| s.clone()).clone());
+        }
+        let schema = self.read_schema(slot, provider, key.as_ref())?;
+        if let Some(shared) = shared.as_deref_mut() {
+            *shared = Some(schema.clone());
+        }
+        Ok(slot.schema.get_or_init(|| schema).clone())
+    }
+
+    /// The schema from the disk cache, else from the plugin (then stored).
+    fn read_schema(
+        &self,
+        slot: &Slot,
+        provider: &Provider,
+        key: Option<&SchemaKey>,
+    ) -> Result<Arc<ProviderSchema>, String> {
         let cache = self.cache_dir.as_deref().map(SchemaCache::new);
-        if let (Some(cache), Some(key)) = (&cache, &key) {
+        if let (Some(cache), Some(key)) = (&cache, key) {
             if let Ok(schema) = cache.get(key) {
                 // A cached schema passed these checks when it was stored.
-                return Ok(slot.schema.get_or_init(|| Arc::new(schema)).clone());
+                return Ok(Arc::new(schema));
             }
         }
         let running = self.running(slot).map_err(|e| {
@@ -163,12 +198,12 @@ impl ProviderHost {
         schema
             .validate(&provider.to_string())
             .map_err(|e| e.to_string())?;
-        if let (Some(cache), Some(key)) = (&cache, &key) {
+        if let (Some(cache), Some(key)) = (&cache, key) {
             // Best effort: a schema that cannot be stored is fetched again
             // next time.
             let _ = cache.put(key, &schema);
         }
-        Ok(slot.schema.get_or_init(|| Arc::new(schema)).clone())
+        Ok(Arc::new(schema))
     }
 
     fn schema_key(&self, slot: &Slot) -> Option<SchemaKey> {
@@ -302,6 +337,23 @@ impl ProviderValidator for ProviderHost {
             ResourceMode::Ephemeral => ValidateKind::Ephemeral,
         };
         self.validate(provider, kind, type_name, config)
+    }
+}
+
+type SharedSchema = Arc<Mutex<Option<Arc<ProviderSchema>>>>;
+
+/// Schemas shared by the hosts of one command (the roots of
+/// `-recursive`): each executable's schema is read once, by the first host
+/// that needs it, while the others wait, and all of them share it.
+#[derive(Default)]
+pub struct SchemaShare {
+    entries: Mutex<std::collections::HashMap<String, SharedSchema>>,
+}
+
+impl SchemaShare {
+    fn entry(&self, digest: &str) -> SharedSchema {
+        let mut map = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(digest.to_string()).or_default().clone()
     }
 }
 

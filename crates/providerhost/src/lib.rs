@@ -18,6 +18,6 @@ pub mod launch;
 pub mod locate;
 pub mod schema_cache;
 
-pub use host::{ProviderHost, SchemaLoadError};
+pub use host::{ProviderHost, SchemaLoadError, SchemaShare};
 pub use launch::{Launcher, RunningProvider, ValidateKind};
 pub use locate::{locate_providers, LocatedProvider, ProviderLocations};

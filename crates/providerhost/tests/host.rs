@@ -239,3 +239,26 @@ fn executable_names_follow_opentofu() {
         pkg.join("terraform-provider-x.exe")
     );
 }
+
+#[test]
+fn hosts_sharing_schemas_read_each_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let located = package(dir.path());
+    let fake = Arc::new(Fake::default());
+    let share = Arc::new(providerhost::SchemaShare::default());
+    let cache = Some(dir.path().join("cache"));
+    let hosts: Vec<ProviderHost> = (0..8)
+        .map(|_| host(&fake, cache.clone(), &located).sharing(share.clone()))
+        .collect();
+    let schemas: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = hosts
+            .iter()
+            .map(|h| s.spawn(|| h.load_schemas(&[provider()]).0))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(fake.starts.load(Ordering::SeqCst), 1);
+    for s in &schemas[1..] {
+        assert!(Arc::ptr_eq(&s[&provider()], &schemas[0][&provider()]));
+    }
+}
