@@ -1,0 +1,31 @@
+//! A resource or provider body decoded against its provider's schema:
+//! OpenTofu's `Scope.EvalBlock` after `ExpandBlock` (`internal/lang/
+//! eval.go`): `dynamic` blocks expanded (`dynamic`), attributes written as
+//! blocks accepted (`blocktoattr`), then hcldec's decoding of
+//! `configschema.Block.DecoderSpec()` (`block`). Where the provider reports
+//! on the decoded value, `in_config_body` puts its diagnostics back in the
+//! source.
+
+mod block;
+mod blocktoattr;
+mod dynamic;
+mod in_config_body;
+
+pub use in_config_body::in_config_body;
+
+use configs::merged_body::ConfigBody;
+use configschema::Block;
+use cty::{Value, ValueMarks};
+use hclsyntax::Diagnostics;
+use lang::Scope;
+
+/// The body's value as the schema's object type: unknown where the
+/// references could not be evaluated.
+pub fn decode(body: &ConfigBody, schema: &Block, scope: &Scope<'_>) -> (Value, Diagnostics) {
+    let (ctx, mut diags) = super::generic::body_eval_context(body, scope);
+    if hclsyntax::has_errors(&diags) {
+        return (Value::unknown(schema.implied_type()), diags);
+    }
+    let value = block::decode_block(body, schema, &ctx, &ValueMarks::new(), 0, &mut diags);
+    (value, diags)
+}
