@@ -67,7 +67,8 @@ fn plan_with_schema(
 ) -> (PlannedInstance, Diagnostics) {
     let empty = configschema::Block::default();
     let block = schema.block.as_ref().unwrap_or(&empty);
-    let (config, diags) = schema_body::decode(&resource.config, block, scope);
+    let ephemeral = resource.mode == configs::resource::ResourceMode::Ephemeral;
+    let (config, diags) = schema_body::decode(&resource.config, block, scope, ephemeral);
     let config = block.coerce_value(&config).unwrap_or(config);
     let planned = proposed_new::planned_new(block, &config);
     // What the schema hides (plan's `schema.ValueMarks` on the planned

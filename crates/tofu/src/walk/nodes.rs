@@ -659,7 +659,7 @@ fn provider(
             match &schema {
                 Some(block) if !empty => {
                     let (config, d) =
-                        crate::resources::schema_body::decode(&p.config, block, &scope);
+                        crate::resources::schema_body::decode(&p.config, block, &scope, true);
                     let failed = has_errors(&d);
                     out.diags.extend(d);
                     if !failed && walk.mode == Mode::Validate {

@@ -9,6 +9,7 @@
 mod block;
 mod blocktoattr;
 mod dynamic;
+mod ephemeral;
 mod in_config_body;
 
 pub use in_config_body::in_config_body;
@@ -20,12 +21,24 @@ use hclsyntax::Diagnostics;
 use lang::Scope;
 
 /// The body's value as the schema's object type: unknown where the
-/// references could not be evaluated.
-pub fn decode(body: &ConfigBody, schema: &Block, scope: &Scope<'_>) -> (Value, Diagnostics) {
+/// references could not be evaluated. `ephemeral_context`: the block may
+/// hold ephemeral values anywhere (an ephemeral resource, a provider
+/// configuration); elsewhere only write-only attributes may.
+pub fn decode(
+    body: &ConfigBody,
+    schema: &Block,
+    scope: &Scope<'_>,
+    ephemeral_context: bool,
+) -> (Value, Diagnostics) {
     let (ctx, mut diags) = super::generic::body_eval_context(body, scope);
     if hclsyntax::has_errors(&diags) {
         return (Value::unknown(schema.implied_type()), diags);
     }
     let value = block::decode_block(body, schema, &ctx, &ValueMarks::new(), 0, &mut diags);
+    if !ephemeral_context {
+        for d in ephemeral::ephemeral_outside_write_only(schema, &value) {
+            diags.push(in_config_body(&d, body));
+        }
+    }
     (value, diags)
 }
