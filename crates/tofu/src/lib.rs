@@ -66,7 +66,26 @@ pub fn validate_with_causes_in(
     config: &Config,
     work_dir: &std::path::Path,
 ) -> tfdiags::Diagnostics {
+    validate_with_schemas_in(config, work_dir, Arc::new(schemas::Schemas::none()))
+}
+
+/// [`validate_with_causes_in`] with the providers' schemas: the body of
+/// every resource, data source, ephemeral resource and provider block
+/// whose provider is in `schemas` is decoded against its schema
+/// (OpenTofu's messages: unsupported and missing arguments, block counts,
+/// value types), a type its provider lacks is an "Invalid resource type",
+/// `ignore_changes` and references to its attributes are checked against
+/// it, and the schemas' [`schemas::ProviderValidator`], if any, is asked to
+/// validate each decoded configuration, its diagnostics placed on the
+/// attributes they name. Providers not in `schemas` are checked as
+/// [`validate_with_causes_in`] checks them.
+pub fn validate_with_schemas_in(
+    config: &Config,
+    work_dir: &std::path::Path,
+    schemas: Arc<schemas::Schemas>,
+) -> tfdiags::Diagnostics {
     let mut walk = Walk::new(config, Mode::Validate, function_table_in(work_dir));
+    walk.schemas = schemas;
     if work_dir != std::path::Path::new(".") {
         let joined = std::path::Path::new(&walk.cwd).join(work_dir);
         walk.cwd = addrs::clean_path(&joined.to_string_lossy().replace('\\', "/"));
@@ -104,11 +123,26 @@ pub fn plan_with_causes(
     config: &Config,
     variables: BTreeMap<String, Value>,
 ) -> (Option<Plan>, tfdiags::Diagnostics) {
+    plan_with_schemas(config, variables, Arc::new(schemas::Schemas::none()))
+}
+
+/// [`plan_with_causes`] with the providers' schemas: validated as
+/// [`validate_with_schemas_in`] validates, then each instance of a type
+/// with a schema is planned as its configuration decoded against the
+/// schema, computed attributes it leaves null unknown and sensitive
+/// attributes marked; references to it see that value. Its changes carry
+/// the schema ([`plans::ResourceInstanceChange::schema`]).
+pub fn plan_with_schemas(
+    config: &Config,
+    variables: BTreeMap<String, Value>,
+    schemas: Arc<schemas::Schemas>,
+) -> (Option<Plan>, tfdiags::Diagnostics) {
     let functions = function_table();
     // OpenTofu validates the configuration before it plans (the local
     // backend's run), and stops there on errors: a mistake in a counted
     // resource is then reported once, not once per instance.
-    let validation = Walk::new(config, Mode::Validate, functions);
+    let mut validation = Walk::new(config, Mode::Validate, functions);
+    validation.schemas = schemas;
     let validated = validation.run();
     if has_errors(&validated.diags) {
         let diags = deprecation::with_deprecations(validated.diags, &validation.deprecations);

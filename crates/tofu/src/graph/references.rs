@@ -33,16 +33,24 @@ pub fn body_traversals(body: &ConfigBody, out: &mut Vec<Traversal>) {
 }
 
 fn raw_body_traversals(body: &Body, out: &mut Vec<Traversal>) {
+    block_traversals(body, false, out)
+}
+
+/// `in_dynamic`: the body of a `dynamic` block, whose `iterator` names a
+/// variable instead of referring to anything (dynblock's variables walk
+/// skips it).
+fn block_traversals(body: &Body, in_dynamic: bool, out: &mut Vec<Traversal>) {
     match &*body.syntax {
         BodySyntax::Native { attributes, blocks } => {
             for a in attributes {
-                if !body.is_attr_hidden(&a.name) {
+                let names_iterator = in_dynamic && a.name == "iterator";
+                if !body.is_attr_hidden(&a.name) && !names_iterator {
                     out.extend(a.expr.variables());
                 }
             }
             for b in blocks {
                 if !body.is_block_hidden(&b.type_name) {
-                    raw_body_traversals(&b.body, out);
+                    block_traversals(&b.body, b.type_name == "dynamic", out);
                 }
             }
         }

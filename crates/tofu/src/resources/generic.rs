@@ -24,6 +24,7 @@ pub fn plan(
             after,
             schema_type,
             schema: None,
+            config: None,
         },
         diags,
     )
@@ -32,6 +33,20 @@ pub fn plan(
 /// Every argument and nested block of a body without a schema, as an
 /// object (blocks as tuples of objects; `dynamic` blocks expanded).
 pub fn evaluate_body(body: &ConfigBody, scope: &Scope<'_>) -> (Value, Diagnostics) {
+    let (ctx, mut diags) = body_eval_context(body, scope);
+    if hclsyntax::has_errors(&diags) {
+        return (Value::dynamic(), diags);
+    }
+    let value = eval_config_body(body, &ctx, &mut diags);
+    (value, diags)
+}
+
+/// The evaluation context for every expression of a body: the objects its
+/// references name (the iterators of its `dynamic` blocks excepted).
+pub fn body_eval_context(
+    body: &ConfigBody,
+    scope: &Scope<'_>,
+) -> (EvalContext<'static>, Diagnostics) {
     let mut iterators = BTreeSet::new();
     config_iterators(body, &mut iterators);
     let mut trav = Vec::new();
@@ -40,11 +55,7 @@ pub fn evaluate_body(body: &ConfigBody, scope: &Scope<'_>) -> (Value, Diagnostic
     let (refs, mut diags) = scope.references(&trav);
     let (ctx, d) = scope.eval_context(&refs);
     diags.extend(d);
-    if hclsyntax::has_errors(&diags) {
-        return (Value::dynamic(), diags);
-    }
-    let value = eval_config_body(body, &ctx, &mut diags);
-    (value, diags)
+    (ctx, diags)
 }
 
 fn config_iterators(body: &ConfigBody, out: &mut BTreeSet<String>) {

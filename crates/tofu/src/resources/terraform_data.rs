@@ -62,6 +62,7 @@ pub fn plan(
             after,
             schema_type: schema_type(),
             schema: None,
+            config: None,
         },
         diags,
     )

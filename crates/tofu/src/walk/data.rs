@@ -15,7 +15,6 @@ use lang::{Data, Scope};
 use super::state::{RepeatKind, State};
 use super::{Mode, Walk};
 use crate::expand::Repetition;
-use crate::resources::resource_value_type;
 
 /// The values one module instance's expressions can see.
 pub struct InstanceData<'w> {
@@ -146,9 +145,11 @@ impl Data for InstanceData<'_> {
                 Referenceable::ModuleCallInstanceOutput(a) => {
                     self.check_call(&a.call.call.name, rng, &mut diags)
                 }
-                Referenceable::Resource(res) => self.check_resource(res, source, rng, &mut diags),
+                Referenceable::Resource(res) => {
+                    self.check_resource(res, source, &r.remaining, rng, &mut diags)
+                }
                 Referenceable::ResourceInstance(ri) => {
-                    self.check_resource(&ri.resource, source, rng, &mut diags)
+                    self.check_resource(&ri.resource, source, &r.remaining, rng, &mut diags)
                 }
                 _ => {}
             }
@@ -239,10 +240,8 @@ impl Data for InstanceData<'_> {
                 return (v, Diagnostics::new());
             }
         }
-        (
-            unknown_resource_value(resource_value_type(&addr.type_name), kind),
-            Diagnostics::new(),
-        )
+        let ty = super::schema_checks::reference_type(self.walk, self.config, rc);
+        (unknown_resource_value(ty, kind), Diagnostics::new())
     }
 
     fn get_local_value(&self, addr: &LocalValue, _range: &Range) -> (Value, Diagnostics) {
@@ -401,6 +400,7 @@ impl InstanceData<'_> {
         &self,
         res: &Resource,
         source: Option<&Referenceable>,
+        remaining: &[hclsyntax::ast::TraversalStep],
         rng: Range,
         diags: &mut Diagnostics,
     ) {
@@ -444,9 +444,60 @@ impl InstanceData<'_> {
             diags.push(Diagnostic::error(
                 "Self-referential block",
                 format!("Configuration for {res} may not refer to itself."),
-                rng,
+                rng.clone(),
             ));
         }
+        self.check_resource_schema(declared, res, remaining, rng, diags);
+    }
+
+    /// The rest of `staticValidateResourceReference`, where the provider's
+    /// schema is known: the type exists and the traversal names something
+    /// it has.
+    fn check_resource_schema(
+        &self,
+        declared: &configs::resource::Resource,
+        res: &Resource,
+        remaining: &[hclsyntax::ast::TraversalStep],
+        rng: Range,
+        diags: &mut Diagnostics,
+    ) {
+        let provider = super::schema_checks::resource_provider(self.config, declared).0;
+        let schema = match self
+            .walk
+            .schemas
+            .resource_type(&provider, res.mode, &res.type_name)
+        {
+            None => return,
+            Some(None) => {
+                diags.push(Diagnostic::error(
+                    "Invalid resource type",
+                    format!(
+                        "The {} resource type {} is not supported by provider {}.",
+                        mode_adjective(res.mode),
+                        quote(&res.type_name),
+                        quote(&provider.to_string())
+                    ),
+                    rng,
+                ));
+                return;
+            }
+            Some(Some(schema)) => schema,
+        };
+        if let Some(hclsyntax::ast::StepKind::Attr(name)) = remaining.first().map(|s| &s.kind) {
+            if name == "count" {
+                diags.push(Diagnostic::error(
+                    "Invalid resource count attribute",
+                    format!("The special \"count\" attribute is no longer supported after OpenTofu v0.12. Instead, use length({res}) to count resource instances."),
+                    rng,
+                ));
+                return;
+            }
+        }
+        let empty = configschema::Block::default();
+        let block = schema.block.as_ref().unwrap_or(&empty);
+        diags.extend(
+            crate::resources::validate_traversal::static_validate_traversal(block, remaining),
+        );
     }
 }
 

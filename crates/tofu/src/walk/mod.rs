@@ -8,6 +8,7 @@ mod data;
 mod expression_values;
 mod nodes;
 mod overlay;
+mod schema_checks;
 mod state;
 
 use std::collections::{BTreeMap, HashMap};

@@ -14,6 +14,7 @@ use super::conditions::{
     check, check_rules, postconditions, resource_rules, validate_variable_rule,
 };
 use super::overlay::{Overlay, Supplied};
+use super::schema_checks::{self, TypeSchema};
 use super::state::{CallState, RepeatKind, ResourceState, State};
 use super::{strip_marks, Cause, InstanceInfo, Mode, NodeResult, Produced, Walk};
 use crate::deprecation;
@@ -476,22 +477,6 @@ fn check_call_arguments(
     }
 }
 
-/// The provider that owns the resource (configs' resolution through
-/// `required_providers`) and the configuration alias it names.
-fn resource_provider(
-    cfg: &Config,
-    rc: &configs::resource::Resource,
-) -> (addrs::Provider, Option<String>) {
-    let alias = rc
-        .provider_config_ref
-        .as_ref()
-        .filter(|r| !r.alias.is_empty())
-        .map(|r| r.alias.clone());
-    let provider = configs::config_provider_requirements::resource_provider(&cfg.module, rc)
-        .unwrap_or_else(|| addrs::Provider::implied_for_unqualified_type(rc.implied_provider()));
-    (provider, alias)
-}
-
 fn resource(
     walk: &Walk<'_>,
     state: &State,
@@ -503,7 +488,23 @@ fn resource(
     let Some(rc) = cfg.module.resource(addr) else {
         return out;
     };
-    let (provider, provider_alias) = resource_provider(cfg, rc);
+    let (provider, provider_alias) = schema_checks::resource_provider(cfg, rc);
+    let schema = match schema_checks::resource_schema(walk, &provider, rc, &mut out.diags) {
+        TypeSchema::Invalid => return out,
+        TypeSchema::Known(s) => Some(s),
+        TypeSchema::Unknown => None,
+    };
+    let plan = |scope: &Scope<'_>| {
+        let (planned, mut diags) = plan_instance(rc, scope, schema.as_ref());
+        if walk.mode == Mode::Validate && !has_errors(&diags) {
+            if let Some(config) = &planned.config {
+                diags.extend(schema_checks::validate_resource_config(
+                    walk, &provider, rc, config,
+                ));
+            }
+        }
+        (planned, diags)
+    };
     for info in instances {
         let abs = AbsResource {
             module: info.addr.clone(),
@@ -529,7 +530,7 @@ fn resource(
             let data = walk.data(state, cfg, info.addr.clone(), exp.unknown_repetition());
             let mut scope = data.scope();
             scope.source_addr = Some(Referenceable::Resource(addr.clone()));
-            let (p, d) = plan_instance(rc, &scope);
+            let (p, d) = plan(&scope);
             out.diags.extend(d);
             resource_rules(
                 walk,
@@ -557,7 +558,7 @@ fn resource(
                 "Resource precondition failed",
                 &mut diags,
             );
-            let (mut planned, d) = plan_instance(rc, &scope);
+            let (mut planned, d) = plan(&scope);
             diags.extend(d);
             if !has_errors(&diags) {
                 let value = value_for_references(&addr.type_name, &planned);
@@ -601,6 +602,11 @@ fn resource(
             ),
         ));
     }
+    if let (Some(schema), Mode::Validate) = (&schema, walk.mode) {
+        if !has_errors(&out.diags) {
+            schema_checks::check_ignore_changes(rc, schema, &mut out.diags);
+        }
+    }
     out
 }
 
@@ -633,11 +639,43 @@ fn provider(
         }
         .unknown_repetition()],
     };
+    let provider_addr =
+        configs::config_provider_requirements::provider_for_local_name(&cfg.module, &p.name);
+    let schema = walk
+        .schemas
+        .provider(&provider_addr)
+        .map(|ps| ps.provider.block.clone().unwrap_or_default());
+    // ValidateProvider: a block with nothing in it (an alias alone) is not
+    // checked against the schema.
+    let empty = p
+        .config
+        .content(&hclsyntax::BodySchema::new(&[], &[]))
+        .1
+        .is_empty();
     for info in instances {
         for rep in &repetitions {
             let data = walk.data(state, cfg, info.addr.clone(), rep.clone());
-            let (_, d) = crate::resources::evaluate_body(&p.config, &data.scope());
-            out.diags.extend(d);
+            let scope = data.scope();
+            match &schema {
+                Some(block) if !empty => {
+                    let (config, d) =
+                        crate::resources::schema_body::decode(&p.config, block, &scope, true);
+                    let failed = has_errors(&d);
+                    out.diags.extend(d);
+                    if !failed && walk.mode == Mode::Validate {
+                        out.diags.extend(schema_checks::validate_provider_config(
+                            walk,
+                            &provider_addr,
+                            &p.config,
+                            &config,
+                        ));
+                    }
+                }
+                _ => {
+                    let (_, d) = crate::resources::evaluate_body(&p.config, &scope);
+                    out.diags.extend(d);
+                }
+            }
         }
     }
     out

@@ -22,6 +22,7 @@ pub fn load(dir: &Path) -> (Option<Config>, Diagnostics) {
 }
 
 /// The root variables' defaults (what a plan without `-var` gets).
+#[allow(dead_code)]
 pub fn default_variables(cfg: &Config) -> BTreeMap<String, Value> {
     cfg.module
         .variables

@@ -1,0 +1,233 @@
+//! What a resource or provider block is checked for once its provider's
+//! schema is known (OpenTofu's `NodeValidatableResource.validateResource`
+//! and `NodeApplyableProvider.ValidateProvider`,
+//! `internal/tofu/node_resource_validate.go`, `node_provider.go`): the
+//! type exists, `ignore_changes` names attributes of it, and the provider's
+//! own `Validate*` call, whose diagnostics are placed in the block's body.
+
+use std::sync::Arc;
+
+use addrs::{Provider, ResourceMode};
+use configs::merged_body::ConfigBody;
+use configschema::{ProviderSchema, Schema};
+use cty::{Path, Value};
+use hclsyntax::ast::{StepKind, TraversalStep};
+use hclsyntax::{has_errors, Diagnostic, Diagnostics};
+
+use super::Walk;
+use crate::resources::schema_body::in_config_body;
+use crate::resources::validate_traversal::static_validate_traversal;
+
+/// The provider that owns the resource (configs' resolution through
+/// `required_providers`) and the configuration alias it names.
+pub fn resource_provider(
+    cfg: &configs::config::Config,
+    rc: &configs::resource::Resource,
+) -> (Provider, Option<String>) {
+    let alias = rc
+        .provider_config_ref
+        .as_ref()
+        .filter(|r| !r.alias.is_empty())
+        .map(|r| r.alias.clone());
+    let provider = configs::config_provider_requirements::resource_provider(&cfg.module, rc)
+        .unwrap_or_else(|| Provider::implied_for_unqualified_type(rc.implied_provider()));
+    (provider, alias)
+}
+
+/// The type a reference to one instance of `rc` has before it is planned:
+/// the schema's implied type where the provider's schema is known.
+pub fn reference_type(
+    walk: &Walk<'_>,
+    cfg: &configs::config::Config,
+    rc: &configs::resource::Resource,
+) -> cty::Type {
+    let provider = resource_provider(cfg, rc).0;
+    match walk
+        .schemas
+        .resource_type(&provider, rc.mode, &rc.type_name)
+    {
+        Some(Some(schema)) => schema
+            .block
+            .as_ref()
+            .map(configschema::Block::implied_type)
+            .unwrap_or_else(|| cty::Type::object(Default::default())),
+        _ => crate::resources::resource_value_type(&rc.type_name),
+    }
+}
+
+/// A resource type's schema as the walk knows it.
+pub enum TypeSchema {
+    /// The provider's schema is not known: plan from configuration alone.
+    Unknown,
+    /// The provider has the type.
+    Known(Arc<Schema>),
+    /// The provider is known and lacks the type (already reported).
+    Invalid,
+}
+
+fn block_name(mode: ResourceMode) -> &'static str {
+    match mode {
+        ResourceMode::Managed => "resource",
+        ResourceMode::Data => "data",
+        ResourceMode::Ephemeral => "ephemeral",
+    }
+}
+
+/// The schema of `rc`'s type; "Invalid resource type" (or data source,
+/// or ephemeral resource) into `diags` when its provider lacks it.
+pub fn resource_schema(
+    walk: &Walk<'_>,
+    provider: &Provider,
+    rc: &configs::resource::Resource,
+    diags: &mut Diagnostics,
+) -> TypeSchema {
+    let mode = rc.mode;
+    match walk.schemas.resource_type(provider, mode, &rc.type_name) {
+        None => TypeSchema::Unknown,
+        Some(Some(schema)) => TypeSchema::Known(Arc::new(schema.clone())),
+        Some(None) => {
+            let Some(ps) = walk.schemas.provider(provider) else {
+                return TypeSchema::Unknown;
+            };
+            let (summary, what) = match mode {
+                ResourceMode::Managed => ("Invalid resource type", "resource type"),
+                ResourceMode::Data => ("Invalid data source", "data source"),
+                ResourceMode::Ephemeral => ("Invalid ephemeral resource", "ephemeral resource"),
+            };
+            diags.push(Diagnostic::error(
+                summary,
+                format!(
+                    "The provider {} does not support {what} {}.{}",
+                    provider.for_display(),
+                    addrs::go_quote(&rc.type_name),
+                    no_schema_suggestion(ps, mode, &rc.type_name)
+                ),
+                rc.type_range.clone(),
+            ));
+            TypeSchema::Invalid
+        }
+    }
+}
+
+/// `noResourceSchemaSuggestion`: the same type in another mode, else the
+/// closest managed resource type name (OpenTofu looks among managed
+/// resource types whatever the block's mode).
+fn no_schema_suggestion(ps: &ProviderSchema, mode: ResourceMode, type_name: &str) -> String {
+    use ResourceMode::{Data, Ephemeral, Managed};
+    let others = match mode {
+        Managed => [Data, Ephemeral],
+        Data => [Managed, Ephemeral],
+        Ephemeral => [Managed, Data],
+    };
+    let types = |m: ResourceMode| match m {
+        Managed => &ps.resources,
+        Data => &ps.data_sources,
+        Ephemeral => &ps.ephemeral_resources,
+    };
+    if let Some(other) = others
+        .into_iter()
+        .find(|m| types(*m).contains_key(type_name))
+    {
+        return format!(
+            "\n\nDid you intend to use a block of type {} {}? If so, declare this using a block of type {} instead of one of type {}.",
+            addrs::go_quote(block_name(other)),
+            addrs::go_quote(type_name),
+            addrs::go_quote(block_name(other)),
+            addrs::go_quote(block_name(mode)),
+        );
+    }
+    match hclsyntax::body::name_suggestion(type_name, ps.resources.keys().map(String::as_str)) {
+        Some(s) => format!(" Did you mean {}?", addrs::go_quote(s)),
+        None => String::new(),
+    }
+}
+
+/// `ignore_changes` against the schema: each path must exist, and one
+/// naming a computed-only attribute is redundant (a warning). `diags`
+/// holds what was reported for the resource so far: as in OpenTofu, the
+/// redundancy check stops once anything is an error.
+pub fn check_ignore_changes(
+    rc: &configs::resource::Resource,
+    schema: &Schema,
+    diags: &mut Diagnostics,
+) {
+    let Some(managed) = &rc.managed else { return };
+    let empty = configschema::Block::default();
+    let block = schema.block.as_ref().unwrap_or(&empty);
+    for traversal in &managed.ignore_changes {
+        let mut steps = vec![TraversalStep {
+            kind: StepKind::Attr(traversal.root.clone()),
+            range: traversal.root_range.clone(),
+        }];
+        steps.extend(traversal.steps.iter().cloned());
+        diags.extend(static_validate_traversal(block, &steps));
+        if has_errors(diags) {
+            continue;
+        }
+        let path = traversal_path(&steps);
+        let Some(attr) = block.attribute_by_path(&path) else {
+            continue;
+        };
+        if !attr.optional && attr.computed {
+            let display = path.to_string();
+            let display = display.strip_prefix('.').unwrap_or(&display);
+            diags.push(Diagnostic::warning(
+                "Redundant ignore_changes element",
+                format!("Adding an attribute name to ignore_changes tells OpenTofu to ignore future changes to the argument in configuration after the object has been created, retaining the value originally configured.\n\nThe attribute {display} is decided by the provider alone and therefore there can be no configured value to compare with. Including this attribute in ignore_changes has no effect. Remove the attribute from ignore_changes to quiet this warning."),
+                rc.type_range.clone(),
+            ));
+        }
+    }
+}
+
+/// `traversalToPath`.
+fn traversal_path(steps: &[TraversalStep]) -> Path {
+    let mut path = Path::root();
+    for step in steps {
+        path = match &step.kind {
+            StepKind::Attr(name) => path.get_attr(name),
+            StepKind::Index(lit) => match lang::eval::literal_value(lit) {
+                Ok(v) => path.index(v),
+                Err(_) => return path,
+            },
+        };
+    }
+    path
+}
+
+/// The provider's `ValidateResourceConfig` (by mode), when the walk has a
+/// validator: the config unmarked, the diagnostics placed in `body`.
+pub fn validate_resource_config(
+    walk: &Walk<'_>,
+    provider: &Provider,
+    rc: &configs::resource::Resource,
+    config: &Value,
+) -> Diagnostics {
+    let Some(validator) = walk.schemas.validator() else {
+        return Diagnostics::new();
+    };
+    let (plain, _) = config.unmark_deep();
+    validator
+        .validate_resource_config(provider, rc.mode, &rc.type_name, &plain)
+        .iter()
+        .map(|d| in_config_body(d, &rc.config))
+        .collect()
+}
+
+/// The provider's `ValidateProviderConfig`, likewise.
+pub fn validate_provider_config(
+    walk: &Walk<'_>,
+    provider: &Provider,
+    body: &ConfigBody,
+    config: &Value,
+) -> Diagnostics {
+    let Some(validator) = walk.schemas.validator() else {
+        return Diagnostics::new();
+    };
+    let (plain, _) = config.unmark_deep();
+    validator
+        .validate_provider_config(provider, &plain)
+        .iter()
+        .map(|d| in_config_body(d, body))
+        .collect()
+}

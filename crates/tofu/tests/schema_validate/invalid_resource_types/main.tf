@@ -1,0 +1,14 @@
+resource "test_instanc" "a" {
+}
+
+resource "test_image" "b" {
+}
+
+data "test_instance" "c" {
+}
+
+ephemeral "test_nothing" "d" {
+}
+
+resource "test_zzzzzzzzzzzzz" "e" {
+}

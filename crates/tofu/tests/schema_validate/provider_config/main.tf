@@ -1,0 +1,8 @@
+provider "test" {
+  regin = "x"
+  token = 5
+}
+
+provider "test" {
+  alias = "empty"
+}

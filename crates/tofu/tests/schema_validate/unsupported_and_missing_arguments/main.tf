@@ -1,0 +1,3 @@
+resource "test_instance" "a" {
+  amii = "ami-1"
+}
