@@ -222,6 +222,20 @@ pub fn start_range(expr: &Expr) -> hclsyntax::Range {
         } => open_bracket_range.clone(),
         ExprKind::Parens(inner) => start_range(inner),
         ExprKind::Template(parts) if !parts.is_empty() => start_range(&parts[0]),
+        // A quoted string without interpolations is HCL's template of one
+        // literal part, which starts inside the quotes.
+        ExprKind::Literal(hclsyntax::ast::Literal::String(_))
+            if expr.range.start.line == expr.range.end.line
+                && expr.range.end.byte >= expr.range.start.byte + 2 =>
+        {
+            let r = &expr.range;
+            let (mut start, mut end) = (r.start, r.end);
+            start.column += 1;
+            start.byte += 1;
+            end.column -= 1;
+            end.byte -= 1;
+            hclsyntax::Range::new(r.filename.clone(), start, end)
+        }
         ExprKind::TemplateJoin(inner) => start_range(inner),
         ExprKind::Splat { marker_range, .. } => marker_range.clone(),
         ExprKind::For(f) => f.open_range.clone(),

@@ -92,10 +92,11 @@ fn error_ranges() {
     assert_eq!(d.summary, "Not enough function arguments");
     assert_eq!(cols(&d.subject), Some((7, 8)));
 
-    // Surplus argument: the first one too many.
+    // Surplus argument: the first one too many, from its start range (a
+    // quoted string's starts inside the quotes, as terraform shows it).
     let d = err("upper(\"a\", \"b\")");
     assert_eq!(d.summary, "Too many function arguments");
-    assert_eq!(cols(&d.subject), Some((12, 15)));
+    assert_eq!(cols(&d.subject), Some((13, 14)));
 
     // Failed call: the name and opening parenthesis.
     let d = err("max([]...)");
