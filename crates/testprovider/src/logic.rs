@@ -54,6 +54,33 @@ pub enum Fill {
     Zero,
 }
 
+/// `schema` as protocol 5 carries it: every nested attribute type
+/// replaced by its implied object type (`convert.ConfigSchemaToProto`).
+pub fn without_nested_types(
+    mut schema: configschema::ProviderSchema,
+) -> configschema::ProviderSchema {
+    fn flatten(b: &mut Block) {
+        for a in b.attributes.values_mut() {
+            if let AttributeType::Nested(_) = a.ty {
+                a.ty = AttributeType::Type(a.implied_type());
+            }
+        }
+        for nb in b.block_types.values_mut() {
+            flatten(&mut nb.block);
+        }
+    }
+    let blocks = std::iter::once(&mut schema.provider)
+        .chain(schema.resources.values_mut())
+        .chain(schema.data_sources.values_mut())
+        .chain(schema.ephemeral_resources.values_mut());
+    for s in blocks {
+        if let Some(b) = s.block.as_mut() {
+            flatten(b);
+        }
+    }
+    schema
+}
+
 /// `value` with every computed attribute that is null in `value` and in
 /// `config` filled, through nested blocks and nested attribute types.
 pub fn fill_computed(block: &Block, value: &Value, config: &Value, fill: Fill) -> Value {
@@ -87,6 +114,10 @@ pub fn fill_computed(block: &Block, value: &Value, config: &Value, fill: Fill) -
 }
 
 fn fill_attribute(attr: &Attribute, v: &Value, c: &Value, fill: Fill) -> Value {
+    // A write-only attribute is never planned or stored: always null.
+    if attr.write_only {
+        return Value::null(v.ty().clone());
+    }
     if attr.computed && v.is_null() && c.is_null() {
         return match fill {
             Fill::Unknown => Value::unknown(v.ty().clone()),
@@ -278,5 +309,39 @@ mod tests {
         let applied = unknowns_to_zero(&planned);
         assert_eq!(applied.get_attr("id").unwrap(), Value::string(""));
         assert!(applied.is_wholly_known());
+    }
+}
+
+#[cfg(test)]
+mod write_only_and_protocol_5 {
+    use super::*;
+
+    #[test]
+    fn write_only_attributes_are_planned_null() {
+        let schema = configschema::json::decode_provider(
+            r#"{"provider":{"version":0,"block":{"description_kind":"plain"}},"resource_schemas":{"t":{"version":0,"block":{"attributes":{"pw":{"type":"string","description_kind":"plain","optional":true,"write_only":true}},"description_kind":"plain"}}}}"#,
+        )
+        .unwrap();
+        let block = schema.resources["t"].block.clone().unwrap();
+        let config = Value::object_from([("pw", Value::string("secret"))]);
+        let planned = fill_computed(&block, &config, &config, Fill::Unknown);
+        assert_eq!(planned.get_attr("pw"), Some(Value::null(Type::String)));
+    }
+
+    #[test]
+    fn protocol_5_flattens_nested_types() {
+        let schema = configschema::json::decode_provider(
+            r#"{"provider":{"version":0,"block":{"description_kind":"plain"}},"resource_schemas":{"t":{"version":0,"block":{"attributes":{"o":{"nested_type":{"attributes":{"b":{"type":"string","description_kind":"plain","computed":true}},"nesting_mode":"single"},"description_kind":"plain","optional":true}},"description_kind":"plain"}}}}"#,
+        )
+        .unwrap();
+        let flat = without_nested_types(schema);
+        let attr = &flat.resources["t"].block.as_ref().unwrap().attributes["o"];
+        assert!(matches!(attr.ty, AttributeType::Type(_)));
+        // Nothing inside a plain object attribute is computed any more.
+        let block = flat.resources["t"].block.clone().unwrap();
+        let o = Value::object_from([("b", Value::null(Type::String))]);
+        let config = Value::object_from([("o", o.clone())]);
+        let planned = fill_computed(&block, &config, &config, Fill::Unknown);
+        assert_eq!(planned.get_attr("o"), Some(o));
     }
 }
