@@ -151,8 +151,9 @@ fn provider_diagnostics_are_placed_on_the_attributes_they_name() {
     let want = [
         // The second network block's `name` expression.
         ("nested", "main.tf:12,12-12,20"),
-        // The start of the map element's value.
-        ("map element", "main.tf:6,9-6,14"),
+        // The start of the map element's value: inside its quotes, as
+        // terraform places it (tests/schema_differential/provider-rejects).
+        ("map element", "main.tf:6,10-6,13"),
         ("top", "main.tf:3,9-3,16"),
         // Not set: the body's missing-item range (its opening brace).
         ("unset attribute", "main.tf:2,30-2,30"),
