@@ -24,8 +24,12 @@ pub struct Plugins {
 
 /// Finds the plugins of the working directory `work_dir`: every provider
 /// of its lock file in its data directory's `providers`, and the CLI
-/// configuration's development overrides.
-pub fn plugins_in(work_dir: &Path) -> (Plugins, Diagnostics) {
+/// configuration's development overrides. Hosts given one `share` (the
+/// roots of `-recursive`) read each provider's schema once.
+pub fn plugins_in(
+    work_dir: &Path,
+    share: Option<&Arc<providerhost::SchemaShare>>,
+) -> (Plugins, Diagnostics) {
     let mut diags = Diagnostics::new();
     let (locks, lock_diags) =
         depsfile::load_locks_if_present(&crate::loader::under(work_dir, LOCK_FILE));
@@ -56,6 +60,10 @@ pub fn plugins_in(work_dir: &Path) -> (Plugins, Diagnostics) {
         providerhost::cache_dir::from_env(),
         located.found.into_values(),
     );
+    let host = match share {
+        Some(share) => host.sharing(share.clone()),
+        None => host,
+    };
     (
         Plugins {
             host: Arc::new(host),
@@ -67,10 +75,34 @@ pub fn plugins_in(work_dir: &Path) -> (Plugins, Diagnostics) {
 
 impl Plugins {
     /// The schemas of every provider `config` needs, with the host as the
-    /// walk's validator; `None`, with the errors, when a provider is
-    /// missing or its schema cannot be had (OpenTofu stops there too).
-    pub fn schemas_for(&self, config: &Config) -> (Option<Arc<Schemas>>, Diagnostics) {
+    /// walk's validator when `validating` (plan-lite calls no `Validate*`);
+    /// `None`, with the errors, when a provider is missing or its schema
+    /// cannot be had (OpenTofu stops there too).
+    pub fn schemas_for(
+        &self,
+        config: &Config,
+        validating: bool,
+    ) -> (Option<Arc<Schemas>>, Diagnostics) {
+        self.schemas(config, validating, true)
+    }
+
+    /// plan-lite's schemas: those of the providers `init` installed (a
+    /// provider without a plugin is planned from its configuration alone,
+    /// as before schemas), read without any `Validate*` call.
+    pub fn schemas_for_plan(&self, config: &Config) -> (Option<Arc<Schemas>>, Diagnostics) {
+        self.schemas(config, false, false)
+    }
+
+    fn schemas(
+        &self,
+        config: &Config,
+        validating: bool,
+        require_all: bool,
+    ) -> (Option<Arc<Schemas>>, Diagnostics) {
         let mut diags = Diagnostics::new();
+        if schemas_turned_off() {
+            return (Some(Arc::new(Schemas::none())), diags);
+        }
         if let Some(e) = &self.locate_error {
             diags.push(sourceless(e.clone(), String::new()));
             return (None, diags);
@@ -92,6 +124,9 @@ impl Plugins {
                 continue;
             }
             if !self.host.has_provider(provider) {
+                if !require_all {
+                    continue;
+                }
                 diags.push(sourceless(
                     "Missing required provider".into(),
                     format!("This configuration requires provider {provider}, but that provider isn't available. You may be able to install it automatically by running:\n  tofu init"),
@@ -112,9 +147,24 @@ impl Plugins {
         for (provider, schema) in loaded {
             schemas.insert(provider, schema);
         }
-        schemas.set_validator(self.host.clone());
+        if validating {
+            schemas.set_validator(self.host.clone());
+        }
         (Some(Arc::new(schemas)), diags)
     }
+}
+
+/// The environment variable that turns provider schemas off.
+pub const SCHEMAS_OFF_ENV: &str = "TOFU_RS_PROVIDER_SCHEMAS";
+
+/// `TOFU_RS_PROVIDER_SCHEMAS=off`: `validate` and `plan-lite` start no
+/// plugin and check the configuration alone, as tofu-rs did before it
+/// spoke the plugin protocol (argument names are then not checked): a lint
+/// that needs no `init`, and what the reference table's rows, which are
+/// about references and not about schemas, are run with. OpenTofu has no
+/// such mode.
+fn schemas_turned_off() -> bool {
+    std::env::var(SCHEMAS_OFF_ENV).is_ok_and(|v| v == "off")
 }
 
 /// The error OpenTofu's graph builder stops at: the first resource (in

@@ -11,12 +11,20 @@
 //! `TF_*` or `AWS_*` variables (the caller's AWS credentials must not
 //! change what a case prints), plus the `NAME=VALUE` lines of an optional
 //! `env` file; a relative path there is relative to the working directory.
+//! An optional `plugins` file installs provider plugins first: each line
+//! `TYPE PROTOCOL SCHEMA` serves the schema file SCHEMA (relative to the
+//! case) as the provider `tofu-rs/TYPE` over PROTOCOL with the project's
+//! test provider, and `init -plugin-dir` runs in the working directory
+//! before the case's command (its output is not compared). Every case gets
+//! an empty schema cache of its own.
 //! `E2E_UPDATE=1 cargo test --test e2e` rewrites the expectations from what
 //! the binary printed; review the diff like code.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+mod support;
 
 fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/e2e")
@@ -50,15 +58,55 @@ fn run_case(case: &Path, update: bool) -> Vec<String> {
     if case.join("in").is_dir() {
         copy_dir(&case.join("in"), work.path());
     }
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tofu-rs"));
-    cmd.args(&args)
-        .current_dir(work.path())
-        .env("NO_COLOR", "1");
-    for (k, _) in std::env::vars() {
-        if k.starts_with("TF_") || k.starts_with("AWS_") {
-            cmd.env_remove(k);
+    let aside = tempfile::tempdir().unwrap();
+    let command = |args: &[String]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tofu-rs"));
+        cmd.args(args)
+            .current_dir(work.path())
+            .env("NO_COLOR", "1")
+            .env(
+                "TOFU_RS_SCHEMA_CACHE_DIR",
+                aside.path().join("schema-cache"),
+            );
+        for (k, _) in std::env::vars() {
+            if k.starts_with("TF_") || k.starts_with("AWS_") {
+                cmd.env_remove(k);
+            }
         }
+        cmd
+    };
+    let plugins = read_or_empty(&case.join("plugins"));
+    if !plugins.trim().is_empty() {
+        let mut dir = None;
+        for line in plugins.lines().filter(|l| !l.trim().is_empty()) {
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            let [type_name, protocol, schema] = parts[..] else {
+                panic!("{}: bad plugins line {line:?}", case.display());
+            };
+            let protocol = protocol.parse().expect("protocol 5 or 6");
+            dir = Some(support::testprovider::plugin_dir(
+                aside.path(),
+                type_name,
+                &case.join(schema),
+                protocol,
+            ));
+        }
+        let dir = dir.expect("a plugin");
+        let init = command(&[
+            "init".into(),
+            "-input=false".into(),
+            format!("-plugin-dir={}", dir.display()),
+        ])
+        .output()
+        .unwrap();
+        assert!(
+            init.status.success(),
+            "{}: init with plugins failed:\n{}",
+            case.display(),
+            String::from_utf8_lossy(&init.stderr)
+        );
     }
+    let mut cmd = command(&args);
     for line in read_or_empty(&case.join("env")).lines() {
         if let Some((k, v)) = line.split_once('=') {
             cmd.env(k, v);

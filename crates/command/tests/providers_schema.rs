@@ -209,7 +209,8 @@ fn plugin_failure(script: &str) -> String {
 
 #[test]
 fn a_plugin_that_exits_at_once() {
-    let err = plugin_failure("#!/bin/sh\necho 'a stand-in provider; it serves nothing' >&2\nexit 1\n");
+    let err =
+        plugin_failure("#!/bin/sh\necho 'a stand-in provider; it serves nothing' >&2\nexit 1\n");
     assert!(
         unwrapped(&err).starts_with("Error: Failed to load plugin schemas\n\nError while loading schemas for plugin components: failed to instantiate provider \"registry.opentofu.org/tofu-rs/testing\" to obtain schema: Unrecognized remote plugin message:  Failed to read any lines from plugin's stdout This usually means"),
         "{err}"

@@ -98,7 +98,17 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
     }
     diags.append(variables::root_deprecation_warnings(&config.module, &vars));
 
-    let (plan, plan_diags) = tofu::plan_with_causes(&config, vars.values);
+    let (plugins, plugin_diags) = crate::provider_schemas::plugins_in(Path::new("."), None);
+    diags.append(plugin_diags);
+    let (schemas, schema_diags) = plugins.schemas_for_plan(&config);
+    // plan-lite asks the plugins for nothing else.
+    plugins.host.close();
+    diags.append(schema_diags);
+    let Some(schemas) = schemas.filter(|_| !diags.has_errors()) else {
+        show(&view, json, streams, &diags, &sources, Some(&config));
+        return 1;
+    };
+    let (plan, plan_diags) = tofu::plan_with_schemas(&config, vars.values, schemas);
     diags.append(plan_diags);
     let Some(plan) = plan.filter(|_| !diags.has_errors()) else {
         show(&view, json, streams, &diags, &sources, Some(&config));

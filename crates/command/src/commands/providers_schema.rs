@@ -57,7 +57,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         Some(c) if !diags.has_errors() => c,
         _ => return fail(streams, &diags, &sources),
     };
-    let (plugins, plugin_diags) = crate::provider_schemas::plugins_in(Path::new("."));
+    let (plugins, plugin_diags) = crate::provider_schemas::plugins_in(Path::new("."), None);
     diags.append(plugin_diags);
     if diags.has_errors() {
         return fail(streams, &diags, &sources);

@@ -63,7 +63,7 @@ pub fn run(args: &[String], streams: &mut Streams) -> i32 {
         work_dir: Path::new("."),
         dirs: &Arc::default(),
     };
-    let checked = validate_root(&place, Path::new(dir), &opts);
+    let checked = validate_root(&place, Path::new(dir), &opts, None);
     let code = report(
         &view,
         json,
@@ -85,7 +85,13 @@ struct Checked {
 
 /// Validates the root module in `dir`, with the working directory and the
 /// module directories `place` gives.
-fn validate_root(place: &LoadPlace<'_>, dir: &Path, opts: &ValidateOptions) -> Checked {
+/// `share` lets the roots of `-recursive` read each provider's schema once.
+fn validate_root(
+    place: &LoadPlace<'_>,
+    dir: &Path,
+    opts: &ValidateOptions,
+    share: Option<&Arc<providerhost::SchemaShare>>,
+) -> Checked {
     let (loaded, var_diags) =
         load_config_for_flags_in(place, dir, &opts.vars, Some(&opts.test_directory), false);
     let mut diags = tfdiags::Diagnostics::new();
@@ -101,12 +107,30 @@ fn validate_root(place: &LoadPlace<'_>, dir: &Path, opts: &ValidateOptions) -> C
         diags.append(req_diags);
     }
     // The graph walk needs a whole, well-formed tree: like OpenTofu, it
-    // runs only once loading found no errors.
+    // runs only once loading found no errors, and only with every
+    // provider's schema (`contextOpts`, `checkConfigDependencies`, the
+    // graph builder's schema loading stop it first).
+    let mut schemas = None;
     if let (false, Some(config)) = (diags.has_errors(), &loaded.config) {
-        diags.append(tofu::validate_with_causes_in(config, place.work_dir));
+        let (plugins, plugin_diags) = crate::provider_schemas::plugins_in(place.work_dir, share);
+        diags.append(plugin_diags);
+        let (found, schema_diags) = plugins.schemas_for(config, true);
+        diags.append(schema_diags);
+        if let Some(found) = &found {
+            diags.append(tofu::validate_with_schemas_in(
+                config,
+                place.work_dir,
+                found.clone(),
+            ));
+        }
+        schemas = found.map(|s| (s, plugins));
     }
     if let (true, false, Some(config)) = (loaded_cleanly, opts.no_tests, &loaded.config) {
-        diags.append(validate_test_files(config, place.work_dir));
+        let found = schemas.as_ref().map(|(s, _)| s.clone());
+        diags.append(validate_test_files(config, place.work_dir, found));
+    }
+    if let Some((_, plugins)) = schemas {
+        plugins.host.close();
     }
     Checked {
         config: loaded.config,
@@ -129,13 +153,14 @@ fn run_recursive(opts: &ValidateOptions, view: &View, streams: &mut Streams) -> 
     // Every root has its own copy of each remote module it uses: identical
     // copies are parsed once.
     let dirs = Arc::new(ModuleDirCache::sharing_identical());
+    let share = Arc::new(providerhost::SchemaShare::default());
     let outcomes = recursive::run_all(&roots, |root| {
         let work_dir = recursive::work_dir(root);
         let place = LoadPlace {
             work_dir: &work_dir,
             dirs: &dirs,
         };
-        let mut checked = validate_root(&place, &work_dir, opts);
+        let mut checked = validate_root(&place, &work_dir, opts, Some(&share));
         recursive::own_paths(
             &recursive::module_dirs(checked.config.as_ref()),
             &dirs,
@@ -219,7 +244,12 @@ pub(crate) fn help_prompt(command: &str) -> String {
 /// file's and run's own rules, and the graph of each local module a run
 /// executes (once per source; a registry module is its author's to
 /// validate).
-fn validate_test_files(config: &configs::config::Config, work_dir: &Path) -> tfdiags::Diagnostics {
+fn validate_test_files(
+    config: &configs::config::Config,
+    work_dir: &Path,
+    schemas: Option<Arc<tofu::schemas::Schemas>>,
+) -> tfdiags::Diagnostics {
+    let schemas = schemas.unwrap_or_default();
     let mut diags = tfdiags::Diagnostics::new();
     let mut validated = std::collections::BTreeSet::new();
     for file in config.module.tests.iter().flat_map(|t| t.values()) {
@@ -233,7 +263,7 @@ fn validate_test_files(config: &configs::config::Config, work_dir: &Path) -> tfd
             if let (Some(source), Some(under_test)) = (local, &run.config_under_test) {
                 if validated.insert(source.to_string()) {
                     diags.append(tofu::deprecation::without_causes(
-                        tofu::validate_with_causes_in(under_test, work_dir),
+                        tofu::validate_with_schemas_in(under_test, work_dir, schemas.clone()),
                     ));
                 }
             }

@@ -109,7 +109,10 @@ pub fn run(program: &Path, dir: &Path, args: &[&str], stdin: Option<&str>) -> Ou
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env("CHECKPOINT_DISABLE", "1")
-        .env("TF_CLI_CONFIG_FILE", "/dev/null");
+        .env("TF_CLI_CONFIG_FILE", "/dev/null")
+        // The rows are about references, not schemas: their made-up
+        // provider types (`x_thing`) have no plugin.
+        .env("TOFU_RS_PROVIDER_SCHEMAS", "off");
     for (k, _) in std::env::vars_os() {
         if k.to_string_lossy().starts_with("TF_") && k != "TF_CLI_CONFIG_FILE" {
             cmd.env_remove(k);

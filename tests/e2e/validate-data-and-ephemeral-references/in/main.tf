@@ -28,3 +28,12 @@ check "site" {
     error_message = "down"
   }
 }
+
+# The providers, served by the project's test provider (../plugins).
+terraform {
+  required_providers {
+    external = { source = "tofu-rs/external" }
+    random   = { source = "tofu-rs/random" }
+    http     = { source = "tofu-rs/http" }
+  }
+}

@@ -9,3 +9,12 @@ locals {
   no_such     = data.external.nope
   no_managed  = terraform_data.p
 }
+
+# The providers, served by the project's test provider (../plugins).
+terraform {
+  required_providers {
+    external = { source = "tofu-rs/external" }
+    random   = { source = "tofu-rs/random" }
+    http     = { source = "tofu-rs/http" }
+  }
+}
