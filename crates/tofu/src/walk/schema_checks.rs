@@ -34,25 +34,17 @@ pub fn resource_provider(
     (provider, alias)
 }
 
-/// The type a reference to one instance of `rc` has before it is planned:
-/// the schema's implied type where the provider's schema is known.
-pub fn reference_type(
-    walk: &Walk<'_>,
+/// The schema of `rc`'s type, when its provider's schema is known and has
+/// it.
+pub fn known_schema<'w>(
+    walk: &'w Walk<'_>,
     cfg: &configs::config::Config,
     rc: &configs::resource::Resource,
-) -> cty::Type {
+) -> Option<&'w Schema> {
     let provider = resource_provider(cfg, rc).0;
-    match walk
-        .schemas
+    walk.schemas
         .resource_type(&provider, rc.mode, &rc.type_name)
-    {
-        Some(Some(schema)) => schema
-            .block
-            .as_ref()
-            .map(configschema::Block::implied_type)
-            .unwrap_or_else(|| cty::Type::object(Default::default())),
-        _ => crate::resources::resource_value_type(&rc.type_name),
-    }
+        .flatten()
 }
 
 /// A resource type's schema as the walk knows it.
