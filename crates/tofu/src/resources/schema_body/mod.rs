@@ -16,7 +16,7 @@ pub use in_config_body::in_config_body;
 
 use configs::merged_body::ConfigBody;
 use configschema::Block;
-use cty::{Value, ValueMarks};
+use cty::Value;
 use hclsyntax::Diagnostics;
 use lang::Scope;
 
@@ -34,7 +34,7 @@ pub fn decode(
     if hclsyntax::has_errors(&diags) {
         return (Value::unknown(schema.implied_type()), diags);
     }
-    let value = block::decode_block(body, schema, &ctx, &ValueMarks::new(), 0, &mut diags);
+    let value = block::decode_block(body, schema, &ctx, &block::Frame::default(), &mut diags);
     if !ephemeral_context {
         for d in ephemeral::ephemeral_outside_write_only(schema, &value) {
             diags.push(in_config_body(&d, body));
