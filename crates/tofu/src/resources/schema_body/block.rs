@@ -5,7 +5,7 @@
 //! arguments converted to their types, nested blocks collected by their
 //! nesting mode with their item limits, `dynamic` blocks expanded first.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use configs::merged_body::ConfigBody;
 use configschema::{Block, NestedBlock, NestingMode};
@@ -19,7 +19,7 @@ use crate::resources::dynamic_blocks::content_with_dynamic;
 
 /// Nested blocks deeper than this are not decoded (their value is
 /// unknown): a schema is finite, but one read from a file may be deep.
-const MAX_DEPTH: usize = 256;
+pub const MAX_DEPTH: usize = 256;
 
 const MAP_LABELS: &[&str] = &["key"];
 
@@ -48,17 +48,9 @@ impl Frame {
     }
 }
 
-/// Decodes `body` against `schema` in `ctx`.
-pub fn decode_block(
-    body: &ConfigBody,
-    schema: &Block,
-    ctx: &EvalContext<'_>,
-    frame: &Frame,
-    diags: &mut Diagnostics,
-) -> Value {
-    if frame.depth > MAX_DEPTH {
-        return Value::unknown(schema.implied_type());
-    }
+/// The HCL schema `body` is read with (`ImpliedSchema` of the decoder
+/// spec, after blocktoattr), and the attributes it reads as blocks.
+pub fn body_schema(body: &ConfigBody, schema: &Block) -> (BodySchema, BTreeSet<String>) {
     let as_blocks = blocktoattr::appears_as_blocks(body, schema);
     let mut body_schema = BodySchema {
         attributes: Vec::new(),
@@ -92,6 +84,21 @@ pub fn decode_block(
             },
         });
     }
+    (body_schema, as_blocks)
+}
+
+/// Decodes `body` against `schema` in `ctx`.
+pub fn decode_block(
+    body: &ConfigBody,
+    schema: &Block,
+    ctx: &EvalContext<'_>,
+    frame: &Frame,
+    diags: &mut Diagnostics,
+) -> Value {
+    if frame.depth > MAX_DEPTH {
+        return Value::unknown(schema.implied_type());
+    }
+    let (body_schema, as_blocks) = body_schema(body, schema);
     let (content, d) = content_with_dynamic(body, &body_schema);
     diags.extend(d);
 

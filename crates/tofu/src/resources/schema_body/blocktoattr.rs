@@ -68,7 +68,7 @@ pub fn appears_as_blocks(body: &ConfigBody, schema: &Block) -> BTreeSet<String> 
 
 /// `SchemaForCtyElementType`: a block whose attributes are the object
 /// type's, all optional.
-fn element_schema(ety: &Type) -> Block {
+pub fn element_schema(ety: &Type) -> Block {
     let mut block = Block::default();
     for (name, ty) in ety.attribute_types().into_iter().flatten() {
         let mut attr = Attribute::new(ty.clone());

@@ -11,6 +11,7 @@ mod blocktoattr;
 mod dynamic;
 mod ephemeral;
 mod in_config_body;
+mod variables;
 
 pub use in_config_body::in_config_body;
 
@@ -30,7 +31,11 @@ pub fn decode(
     scope: &Scope<'_>,
     ephemeral_context: bool,
 ) -> (Value, Diagnostics) {
-    let (ctx, mut diags) = super::generic::body_eval_context(body, scope);
+    let mut traversals = Vec::new();
+    variables::body_variables(body, schema, &mut Vec::new(), 0, &mut traversals);
+    let (refs, mut diags) = scope.references(&traversals);
+    let (ctx, d) = scope.eval_context(&refs);
+    diags.extend(d);
     if hclsyntax::has_errors(&diags) {
         return (Value::unknown(schema.implied_type()), diags);
     }
