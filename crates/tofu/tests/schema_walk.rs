@@ -215,6 +215,10 @@ resource "test_instance" "a" {
 resource "test_nested" "n" {
   disks = [{ size = 1 }]
 }
+resource "test_instance" "wo" {
+  ami       = "ami-1"
+  secret_wo = "never in a plan"
+}
 output "ami" {
   value = test_instance.a.ami
 }
@@ -247,6 +251,13 @@ output "serial" {
     let root = after.get_attr("root_device").unwrap();
     assert!(!root.get_attr("kind").unwrap().is_known());
     assert_eq!(root.get_attr("volume_size"), Some(Value::number_int(8)));
+    let wo = plan
+        .resource_changes
+        .iter()
+        .find(|c| c.addr.to_string() == "test_instance.wo")
+        .expect("test_instance.wo planned");
+    let secret = wo.after.get_attr("secret_wo").unwrap();
+    assert!(secret.is_known() && secret.is_null(), "{secret:?}");
     let out = |name: &str| plan.output_changes[name].after.clone();
     assert_eq!(out("ami"), Value::string("ami-1"));
     assert!(!out("id_known").is_known());

@@ -1,6 +1,7 @@
 //! The planned new value of a resource instance from its configuration,
 //! minimal for now: what the configuration leaves null in a computed
-//! attribute the provider decides, so it is unknown (OpenTofu's
+//! attribute the provider decides, so it is unknown, and write-only
+//! attributes are null (OpenTofu's
 //! `objchange.ProposedNew` with no prior state, before the provider's
 //! `PlanResourceChange`). The full shaping replaces this file.
 
@@ -41,6 +42,11 @@ pub fn planned_new(schema: &Block, config: &Value) -> Value {
 }
 
 fn attribute_value(attr: &Attribute, v: &Value) -> Value {
+    // The provider never returns a write-only attribute: planned null, so
+    // that the value set in configuration appears in no plan.
+    if attr.write_only {
+        return Value::null(attr.implied_type());
+    }
     if v.is_known() && v.is_null() && attr.computed {
         return Value::unknown(attr.implied_type());
     }
