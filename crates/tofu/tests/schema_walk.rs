@@ -175,6 +175,78 @@ fn provider_diagnostics_are_placed_on_the_attributes_they_name() {
 }
 
 #[test]
+fn provider_diagnostics_follow_block_keys_and_list_indexes() {
+    let dir = TempDir::new().unwrap();
+    let cfg = load(
+        &dir,
+        r#"
+resource "test_instance" "a" {
+  ami   = "ami-1"
+  ports = [80, 443]
+  setting "one" {
+    value = "1"
+  }
+  setting "two" {
+    value = "2"
+  }
+  network {
+    name = "only"
+  }
+}
+"#,
+    );
+    let validator = Arc::new(FakeValidator {
+        answers: vec![
+            at(
+                CtyPath::root()
+                    .get_attr("setting")
+                    .index(Value::string("two"))
+                    .get_attr("value"),
+                "map block",
+            ),
+            at(
+                CtyPath::root().get_attr("ports").index_int(1),
+                "list element",
+            ),
+            at(
+                CtyPath::root().get_attr("ports").index_int(7),
+                "past the list",
+            ),
+            at(
+                CtyPath::root()
+                    .get_attr("network")
+                    .index_int(5)
+                    .get_attr("name"),
+                "no such block",
+            ),
+        ],
+        calls: Mutex::default(),
+    });
+    let mut schemas = shared_schemas();
+    schemas.set_validator(validator);
+    let diags = tofu::validate_with_schemas_in(&cfg, Path::new("."), Arc::new(schemas));
+    let got: Vec<(String, String)> = diags
+        .iter()
+        .map(|d| (d.summary.clone(), subject(d)))
+        .collect();
+    let want = [
+        ("map block", "main.tf:9,13-9,16"),
+        ("list element", "main.tf:4,16-4,19"),
+        // An index past the static list: the argument's name.
+        ("past the list", "main.tf:4,3-4,8"),
+        // No block at that index: the resource body's missing-item range.
+        ("no such block", "main.tf:2,30-2,30"),
+    ];
+    assert_eq!(got.len(), want.len(), "{got:#?}");
+    for (summary, range) in want {
+        assert!(
+            got.iter().any(|(s, r)| s == summary && r == range),
+            "{summary} at {range} not in {got:#?}"
+        );
+    }
+}
+
+#[test]
 fn the_provider_is_not_asked_about_a_configuration_with_errors() {
     let dir = TempDir::new().unwrap();
     let cfg = load(
