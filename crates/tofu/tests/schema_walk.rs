@@ -138,6 +138,7 @@ fn provider_diagnostics_are_placed_on_the_attributes_they_name() {
                 detail: String::new(),
                 attribute: None,
             },
+            at(CtyPath::root(), "empty path"),
         ],
         calls: Mutex::default(),
     });
@@ -157,7 +158,9 @@ fn provider_diagnostics_are_placed_on_the_attributes_they_name() {
         // Not set: the body's missing-item range (its opening brace).
         ("unset attribute", "main.tf:2,30-2,30"),
         ("index first", "main.tf:2,30-2,30"),
-        ("no path", "none"),
+        // Without an attribute: the whole body (WholeContainingBody).
+        ("no path", "main.tf:2,30-2,30"),
+        ("empty path", "none"),
     ];
     for (summary, range) in want {
         assert!(
