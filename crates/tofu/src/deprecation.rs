@@ -83,6 +83,51 @@ pub fn without_causes(diags: tfdiags::Diagnostics) -> hclsyntax::Diagnostics {
         .collect()
 }
 
+/// `DeprecationCause.fullSubject` and the message, as the warnings end:
+/// `module.m.x, which is deprecated with the following message: ...`, or
+/// without the module for the root's objects and without the message
+/// where the provider gave none.
+fn deprecated_subject(cause: &cty::DeprecationCause) -> String {
+    let subject = if cause.module_instance.is_empty() {
+        cause.name.clone()
+    } else {
+        format!("{}.{}", cause.module_instance, cause.name)
+    };
+    if cause.message.is_empty() {
+        format!("{subject}, which is deprecated.")
+    } else {
+        format!(
+            "{subject}, which is deprecated with the following message:\n\n{}",
+            cause.message
+        )
+    }
+}
+
+/// `configschema.Block.ValueMarks` for a resource instance's value as
+/// others read it: sensitive attributes, and deprecated attributes and
+/// blocks with `marks.DeprecationCauseResource` (the instance `resource`
+/// of module instance `module`, the attribute's path).
+pub fn resource_schema_marks(
+    block: &configschema::Block,
+    value: &Value,
+    module: &ModuleInstance,
+    resource: &addrs::ResourceInstance,
+) -> Value {
+    let marker = |path: &Path, message: &str| {
+        Mark::Deprecated(Arc::new(cty::DeprecationCause {
+            module_instance: module.to_string(),
+            name: format!("{resource}{path}"),
+            message: message.to_string(),
+        }))
+    };
+    let marks = block.value_marks(value, &Path::root(), Some(&marker));
+    if marks.is_empty() {
+        value.clone()
+    } else {
+        value.mark_with_paths(&marks)
+    }
+}
+
 /// The cause a deprecated output of module instance `module` carries.
 pub fn output_cause(module: &ModuleInstance, name: &str, message: &str) -> Mark {
     Mark::Deprecated(Arc::new(cty::DeprecationCause {
@@ -183,10 +228,7 @@ pub fn consume_expr(walk: &Walk<'_>, v: Value, expr: &Expr) -> Value {
         };
         let diag = tfdiags::Diagnostic::warning(
             DERIVED_SUMMARY,
-            format!(
-                "{source} is derived from {}.{}, which is deprecated with the following message:\n\n{}",
-                cause.module_instance, cause.name, cause.message
-            ),
+            format!("{source} is derived from {}", deprecated_subject(&cause)),
             expr.range.clone(),
         )
         .with_deprecation(diag_cause(walk.root, &cause));
@@ -232,10 +274,7 @@ pub fn consume_body(
         let diag = tfdiags::Diagnostic::new(
             tfdiags::Severity::Warning,
             DERIVED_SUMMARY,
-            format!(
-                "This value is derived from {}.{}, which is deprecated with the following message:\n\n{}",
-                cause.module_instance, cause.name, cause.message
-            ),
+            format!("This value is derived from {}", deprecated_subject(&cause)),
             subject_in_body(body, &path),
         )
         .with_address(address.clone())

@@ -138,6 +138,7 @@ fn provider_diagnostics_are_placed_on_the_attributes_they_name() {
                 detail: String::new(),
                 attribute: None,
             },
+            at(CtyPath::root(), "empty path"),
         ],
         calls: Mutex::default(),
     });
@@ -158,7 +159,9 @@ fn provider_diagnostics_are_placed_on_the_attributes_they_name() {
         // Not set: the body's missing-item range (its opening brace).
         ("unset attribute", "main.tf:2,30-2,30"),
         ("index first", "main.tf:2,30-2,30"),
-        ("no path", "none"),
+        // Without an attribute: the whole body (WholeContainingBody).
+        ("no path", "main.tf:2,30-2,30"),
+        ("empty path", "none"),
     ];
     for (summary, range) in want {
         assert!(
@@ -173,6 +176,78 @@ fn provider_diagnostics_are_placed_on_the_attributes_they_name() {
     let config = &calls[0].1;
     assert_eq!(config.get_attr("ami"), Some(Value::string("ami-1")));
     assert!(config.get_attr("id").is_some_and(|v| v.is_null()));
+}
+
+#[test]
+fn provider_diagnostics_follow_block_keys_and_list_indexes() {
+    let dir = TempDir::new().unwrap();
+    let cfg = load(
+        &dir,
+        r#"
+resource "test_instance" "a" {
+  ami   = "ami-1"
+  ports = [80, 443]
+  setting "one" {
+    value = "1"
+  }
+  setting "two" {
+    value = "2"
+  }
+  network {
+    name = "only"
+  }
+}
+"#,
+    );
+    let validator = Arc::new(FakeValidator {
+        answers: vec![
+            at(
+                CtyPath::root()
+                    .get_attr("setting")
+                    .index(Value::string("two"))
+                    .get_attr("value"),
+                "map block",
+            ),
+            at(
+                CtyPath::root().get_attr("ports").index_int(1),
+                "list element",
+            ),
+            at(
+                CtyPath::root().get_attr("ports").index_int(7),
+                "past the list",
+            ),
+            at(
+                CtyPath::root()
+                    .get_attr("network")
+                    .index_int(5)
+                    .get_attr("name"),
+                "no such block",
+            ),
+        ],
+        calls: Mutex::default(),
+    });
+    let mut schemas = shared_schemas();
+    schemas.set_validator(validator);
+    let diags = tofu::validate_with_schemas_in(&cfg, Path::new("."), Arc::new(schemas));
+    let got: Vec<(String, String)> = diags
+        .iter()
+        .map(|d| (d.summary.clone(), subject(d)))
+        .collect();
+    let want = [
+        ("map block", "main.tf:9,13-9,16"),
+        ("list element", "main.tf:4,16-4,19"),
+        // An index past the static list: the argument's name.
+        ("past the list", "main.tf:4,3-4,8"),
+        // No block at that index: the resource body's missing-item range.
+        ("no such block", "main.tf:2,30-2,30"),
+    ];
+    assert_eq!(got.len(), want.len(), "{got:#?}");
+    for (summary, range) in want {
+        assert!(
+            got.iter().any(|(s, r)| s == summary && r == range),
+            "{summary} at {range} not in {got:#?}"
+        );
+    }
 }
 
 #[test]
@@ -216,6 +291,10 @@ resource "test_instance" "a" {
 resource "test_nested" "n" {
   disks = [{ size = 1 }]
 }
+resource "test_instance" "wo" {
+  ami       = "ami-1"
+  secret_wo = "never in a plan"
+}
 output "ami" {
   value = test_instance.a.ami
 }
@@ -248,6 +327,13 @@ output "serial" {
     let root = after.get_attr("root_device").unwrap();
     assert!(!root.get_attr("kind").unwrap().is_known());
     assert_eq!(root.get_attr("volume_size"), Some(Value::number_int(8)));
+    let wo = plan
+        .resource_changes
+        .iter()
+        .find(|c| c.addr.to_string() == "test_instance.wo")
+        .expect("test_instance.wo planned");
+    let secret = wo.after.get_attr("secret_wo").unwrap();
+    assert!(secret.is_known() && secret.is_null(), "{secret:?}");
     let out = |name: &str| plan.output_changes[name].after.clone();
     assert_eq!(out("ami"), Value::string("ami-1"));
     assert!(!out("id_known").is_known());

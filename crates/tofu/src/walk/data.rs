@@ -227,6 +227,20 @@ impl Data for InstanceData<'_> {
             return (Value::dynamic(), Diagnostics::new());
         };
         let kind = repeat_kind(&rc.count, &rc.for_each);
+        let schema = super::schema_checks::known_schema(self.walk, self.config, rc);
+        let block = schema.and_then(|s| s.block.as_ref());
+        let marked = |key: &addrs::InstanceKey, v: &Value| match block {
+            Some(block) => crate::deprecation::resource_schema_marks(
+                block,
+                v,
+                &self.inst,
+                &addrs::ResourceInstance {
+                    resource: addr.clone(),
+                    key: key.clone(),
+                },
+            ),
+            None => v.clone(),
+        };
         if self.walk.mode != Mode::Validate {
             if let Some(rs) = self
                 .state
@@ -235,12 +249,25 @@ impl Data for InstanceData<'_> {
             {
                 let v = assemble(
                     rs.kind,
-                    rs.instances.iter().map(|(k, v)| (k.clone(), v.clone())),
+                    rs.instances.iter().map(|(k, v)| (k.clone(), marked(k, v))),
                 );
                 return (v, Diagnostics::new());
             }
         }
-        let ty = super::schema_checks::reference_type(self.walk, self.config, rc);
+        if let Some(block) = block {
+            // OpenTofu's validate-walk GetResource: a repeated resource is
+            // wholly unknown; a single one is unknown of its schema's type,
+            // attribute by attribute where the schema marks some.
+            let v = match kind {
+                RepeatKind::Single if block.contains_sensitive() || block.contains_deprecated() => {
+                    marked(&addrs::InstanceKey::None, &block.unknown_value())
+                }
+                RepeatKind::Single => Value::unknown(block.implied_type()),
+                _ => Value::dynamic(),
+            };
+            return (v, Diagnostics::new());
+        }
+        let ty = crate::resources::resource_value_type(&addr.type_name);
         (unknown_resource_value(ty, kind), Diagnostics::new())
     }
 

@@ -603,8 +603,11 @@ fn resource(
         ));
     }
     if let (Some(schema), Mode::Validate) = (&schema, walk.mode) {
+        // As validateResource: both once the body decoded without errors,
+        // each whatever the other found.
         if !has_errors(&out.diags) {
             schema_checks::check_ignore_changes(rc, schema, &mut out.diags);
+            schema_checks::check_replace_triggered_by(walk, cfg, rc, &mut out.diags);
         }
     }
     out

@@ -11,7 +11,7 @@ use addrs::{Provider, ResourceMode};
 use configs::merged_body::ConfigBody;
 use configschema::{ProviderSchema, Schema};
 use cty::{Path, Value};
-use hclsyntax::ast::{StepKind, TraversalStep};
+use hclsyntax::ast::{ExprKind, Literal, StepKind, Traversal, TraversalStep};
 use hclsyntax::{has_errors, Diagnostic, Diagnostics};
 
 use super::Walk;
@@ -34,25 +34,17 @@ pub fn resource_provider(
     (provider, alias)
 }
 
-/// The type a reference to one instance of `rc` has before it is planned:
-/// the schema's implied type where the provider's schema is known.
-pub fn reference_type(
-    walk: &Walk<'_>,
+/// The schema of `rc`'s type, when its provider's schema is known and has
+/// it.
+pub fn known_schema<'w>(
+    walk: &'w Walk<'_>,
     cfg: &configs::config::Config,
     rc: &configs::resource::Resource,
-) -> cty::Type {
+) -> Option<&'w Schema> {
     let provider = resource_provider(cfg, rc).0;
-    match walk
-        .schemas
+    walk.schemas
         .resource_type(&provider, rc.mode, &rc.type_name)
-    {
-        Some(Some(schema)) => schema
-            .block
-            .as_ref()
-            .map(configschema::Block::implied_type)
-            .unwrap_or_else(|| cty::Type::object(Default::default())),
-        _ => crate::resources::resource_value_type(&rc.type_name),
-    }
+        .flatten()
 }
 
 /// A resource type's schema as the walk knows it.
@@ -230,4 +222,165 @@ pub fn validate_provider_config(
         .iter()
         .map(|d| in_config_body(d, body))
         .collect()
+}
+
+/// `replace_triggered_by` against the schemas of the resources it names
+/// (the loop of `validateResource` over `TriggersReplacement`, with
+/// `evalReplaceTriggeredByExpr`): each element must be a reference to a
+/// resource of this module, and what follows the resource must exist in
+/// its schema (reported only when it is an error, as OpenTofu does).
+pub fn check_replace_triggered_by(
+    walk: &Walk<'_>,
+    cfg: &configs::config::Config,
+    rc: &configs::resource::Resource,
+    diags: &mut Diagnostics,
+) {
+    if rc.managed.is_none() {
+        return;
+    }
+    // The index keys validation substitutes: any value does.
+    let count_index = rc.count.is_some().then(|| Literal::Number("0".into()));
+    let each_key =
+        (rc.count.is_none() && rc.for_each.is_some()).then(|| Literal::String(String::new()));
+    for expr in &rc.triggers_replacement {
+        let mut d = Diagnostics::new();
+        let traversal = trigger_traversal(expr, &count_index, &each_key, &mut d);
+        let failed = has_errors(&d);
+        diags.extend(d);
+        let Some(traversal) = traversal.filter(|_| !failed) else {
+            continue;
+        };
+        let reference = match addrs::parse_ref(&traversal) {
+            Ok(r) => r,
+            Err(d) => {
+                diags.extend(d);
+                continue;
+            }
+        };
+        let target = match &reference.subject {
+            addrs::Referenceable::Resource(r) => r.clone(),
+            addrs::Referenceable::ResourceInstance(ri) => ri.resource.clone(),
+            _ => continue,
+        };
+        let Some(declared) = cfg.module.resource(&target) else {
+            let this = if cfg.path.is_root() {
+                rc.addr().to_string()
+            } else {
+                format!("{}.{}", cfg.path, rc.addr())
+            };
+            diags.push(Diagnostic::error(
+                "Undeclared resource in replace_triggered_by",
+                format!("Resource {this} refers to {target} in replace_triggered_by, but it is not declared in this module."),
+                expr.range.clone(),
+            ));
+            continue;
+        };
+        if reference.remaining.is_empty() {
+            continue;
+        }
+        let Some(schema) = known_schema(walk, cfg, declared) else {
+            continue;
+        };
+        let empty = configschema::Block::default();
+        let block = schema.block.as_ref().unwrap_or(&empty);
+        let found = static_validate_traversal(block, &reference.remaining);
+        if has_errors(&found) {
+            diags.extend(found);
+        }
+    }
+}
+
+/// `triggersExprToTraversal`: the reference a trigger spells, its
+/// `[count.index]` / `[each.key]` replaced by the given keys.
+fn trigger_traversal(
+    expr: &hclsyntax::Expr,
+    count_index: &Option<Literal>,
+    each_key: &Option<Literal>,
+    diags: &mut Diagnostics,
+) -> Option<Traversal> {
+    match &expr.kind {
+        ExprKind::ScopeTraversal(t) => Some(t.clone()),
+        ExprKind::RelativeTraversal { source, steps } => {
+            let mut t = trigger_traversal(source, count_index, each_key, diags)?;
+            t.steps.extend(steps.iter().cloned());
+            Some(t)
+        }
+        ExprKind::Index {
+            collection, key, ..
+        } => {
+            let mut t = trigger_traversal(collection, count_index, each_key, diags)?;
+            let literal = index_key(key, count_index, each_key, diags)?;
+            t.steps.push(TraversalStep {
+                kind: StepKind::Index(literal),
+                range: key.range.clone(),
+            });
+            Some(t)
+        }
+        _ => {
+            diags.push(Diagnostic::error(
+                "Invalid replace_triggered_by expression",
+                "Unexpected expression found in replace_triggered_by.",
+                expr.range.clone(),
+            ));
+            None
+        }
+    }
+}
+
+/// `parseIndexKeyExpr`: only `count.index` and `each.key`.
+fn index_key(
+    key: &hclsyntax::Expr,
+    count_index: &Option<Literal>,
+    each_key: &Option<Literal>,
+    diags: &mut Diagnostics,
+) -> Option<Literal> {
+    let t = match hclsyntax::static_expr::abs_traversal(key) {
+        Ok(t) => t,
+        Err(d) => {
+            diags.extend(d);
+            return None;
+        }
+    };
+    let mut parts = vec![t.root.clone()];
+    for step in &t.steps {
+        match &step.kind {
+            StepKind::Attr(name) => parts.push(name.clone()),
+            StepKind::Index(_) => parts.push(String::from("\u{0}")),
+        }
+    }
+    let invalid = || {
+        Diagnostic::error(
+            "Invalid index expression",
+            "Only constant values, count.index or each.key are allowed in index expressions.",
+            key.range.clone(),
+        )
+    };
+    match parts.join(".").as_str() {
+        "count.index" => match count_index {
+            Some(l) => Some(l.clone()),
+            None => {
+                diags.push(Diagnostic::error(
+                    "Reference to \"count\" in non-counted context",
+                    "The \"count\" object can only be used in \"resource\" blocks when the \"count\" argument is set.",
+                    key.range.clone(),
+                ));
+                None
+            }
+        },
+        "each.key" => match each_key {
+            Some(l) => Some(l.clone()),
+            None => {
+                diags.push(Diagnostic::error(
+                    "Reference to \"each\" in context without for_each",
+                    "The \"each\" object can be used only in \"resource\" blocks when the \"for_each\" argument is set.",
+                    key.range.clone(),
+                ));
+                None
+            }
+        },
+        _ => {
+            diags.push(invalid());
+            None
+        }
+    }
 }

@@ -5,7 +5,7 @@
 //! arguments converted to their types, nested blocks collected by their
 //! nesting mode with their item limits, `dynamic` blocks expanded first.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use configs::merged_body::ConfigBody;
 use configschema::{Block, NestedBlock, NestingMode};
@@ -19,23 +19,38 @@ use crate::resources::dynamic_blocks::content_with_dynamic;
 
 /// Nested blocks deeper than this are not decoded (their value is
 /// unknown): a schema is finite, but one read from a file may be deep.
-const MAX_DEPTH: usize = 256;
+pub const MAX_DEPTH: usize = 256;
 
 const MAP_LABELS: &[&str] = &["key"];
 
-/// Decodes `body` against `schema` in `ctx`; `marks` are those of the
-/// `for_each` values of the `dynamic` blocks that generated it.
-pub fn decode_block(
-    body: &ConfigBody,
-    schema: &Block,
-    ctx: &EvalContext<'_>,
-    marks: &ValueMarks,
-    depth: usize,
-    diags: &mut Diagnostics,
-) -> Value {
-    if depth > MAX_DEPTH {
-        return Value::unknown(schema.implied_type());
+/// Where a body is decoded: how deep, under which `dynamic` blocks.
+#[derive(Default, Clone)]
+pub struct Frame {
+    /// The marks of the `for_each` values of the `dynamic` blocks that
+    /// generated the body (dynblock's `valueMarks`).
+    pub marks: ValueMarks,
+    pub depth: usize,
+    /// Generated from an unknown `for_each` (dynblock's `unknownBody`):
+    /// its arguments are not evaluated but unknown.
+    pub unknown: bool,
+}
+
+impl Frame {
+    /// The frame of a nested block's body.
+    pub fn enter(&self, inst: &BlockInstance) -> Frame {
+        let mut marks = self.marks.clone();
+        marks.extend(inst.marks.iter().cloned());
+        Frame {
+            marks,
+            depth: self.depth + 1,
+            unknown: self.unknown || inst.unknown,
+        }
     }
+}
+
+/// The HCL schema `body` is read with (`ImpliedSchema` of the decoder
+/// spec, after blocktoattr), and the attributes it reads as blocks.
+pub fn body_schema(body: &ConfigBody, schema: &Block) -> (BodySchema, BTreeSet<String>) {
     let as_blocks = blocktoattr::appears_as_blocks(body, schema);
     let mut body_schema = BodySchema {
         attributes: Vec::new(),
@@ -69,6 +84,21 @@ pub fn decode_block(
             },
         });
     }
+    (body_schema, as_blocks)
+}
+
+/// Decodes `body` against `schema` in `ctx`.
+pub fn decode_block(
+    body: &ConfigBody,
+    schema: &Block,
+    ctx: &EvalContext<'_>,
+    frame: &Frame,
+    diags: &mut Diagnostics,
+) -> Value {
+    if frame.depth > MAX_DEPTH {
+        return Value::unknown(schema.implied_type());
+    }
+    let (body_schema, as_blocks) = body_schema(body, schema);
     let (content, d) = content_with_dynamic(body, &body_schema);
     diags.extend(d);
 
@@ -98,10 +128,10 @@ pub fn decode_block(
         let ty = attr.implied_type();
         let value = if as_blocks.contains(name) {
             let found = blocks.remove(name.as_str()).unwrap_or_default();
-            blocktoattr::decode_blocks(name, &ty, &found, ctx, marks, depth, diags)
+            blocktoattr::decode_blocks(name, &ty, &found, ctx, frame, diags)
         } else {
             match content.attribute(name) {
-                Some(a) => decode_attribute(a, &ty, &attr_spec_type(attr), ctx, marks, diags),
+                Some(a) => decode_attribute(a, &ty, &attr_spec_type(attr), ctx, frame, diags),
                 None => Value::null(ty),
             }
         };
@@ -118,8 +148,7 @@ pub fn decode_block(
             &found,
             &content.missing_item_range,
             ctx,
-            marks,
-            depth,
+            frame,
             diags,
         );
         attrs.insert(name.clone(), value);
@@ -143,11 +172,17 @@ pub fn decode_attribute(
     implied: &Type,
     spec: &Type,
     ctx: &EvalContext<'_>,
-    marks: &ValueMarks,
+    frame: &Frame,
     diags: &mut Diagnostics,
 ) -> Value {
-    let (v, d) = eval_expr(&attr.expr, ctx);
-    diags.extend(d);
+    let marks = &frame.marks;
+    let v = if frame.unknown {
+        Value::dynamic()
+    } else {
+        let (v, d) = eval_expr(&attr.expr, ctx);
+        diags.extend(d);
+        v
+    };
     let v = if marks.is_empty() {
         v
     } else {
@@ -173,29 +208,25 @@ pub fn decode_attribute(
 }
 
 /// One nested block type's blocks as a value of its nesting mode.
-#[allow(clippy::too_many_arguments)]
 fn decode_nested(
     name: &str,
     nested: &NestedBlock,
     found: &[BlockInstance],
     missing: &hclsyntax::Range,
     ctx: &EvalContext<'_>,
-    marks: &ValueMarks,
-    depth: usize,
+    frame: &Frame,
     diags: &mut Diagnostics,
 ) -> Value {
     let child_ty = nested.block.implied_type();
     let quoted = addrs::go_quote(name);
     let decode_one = |inst: &BlockInstance, diags: &mut Diagnostics| {
-        let mut inner = marks.clone();
-        inner.extend(inst.marks.iter().cloned());
+        let inner = frame.enter(inst);
         inst.in_context(ctx, |ctx| {
             decode_block(
                 &ConfigBody::Single(inst.body.clone()),
                 &nested.block,
                 ctx,
                 &inner,
-                depth + 1,
                 diags,
             )
         })
@@ -218,14 +249,9 @@ fn decode_nested(
                 chosen = Some(inst);
             }
             match chosen {
-                Some(inst) => {
-                    let v = decode_one(inst, diags);
-                    if inst.unknown {
-                        Value::unknown(child_ty)
-                    } else {
-                        v
-                    }
-                }
+                // hcldec's BlockSpec does not ask whether the body is
+                // unknown: its arguments are, one by one.
+                Some(inst) => decode_one(inst, diags),
                 None => {
                     if nested.min_items == 1 {
                         diags.push(Diagnostic::error(
@@ -247,7 +273,7 @@ fn decode_nested(
             let mut unknown = false;
             for inst in found {
                 let v = decode_one(inst, diags);
-                if inst.unknown {
+                if inst.unknown || frame.unknown {
                     unknown = true;
                     break;
                 }
@@ -283,10 +309,12 @@ fn decode_nested(
             };
             let mut elems: BTreeMap<String, Value> = BTreeMap::new();
             for inst in found {
-                let v = decode_one(inst, diags);
-                if inst.unknown {
+                // BlockMapSpec asks before decoding: nothing inside an
+                // unknown body is reported.
+                if inst.unknown || frame.unknown {
                     return Value::unknown(ty);
                 }
+                let v = decode_one(inst, diags);
                 let Some(key) = inst.labels.first() else {
                     continue;
                 };

@@ -10,11 +10,11 @@ use std::collections::BTreeSet;
 
 use configs::merged_body::ConfigBody;
 use configschema::{Attribute, AttributeType, Block};
-use cty::{Type, Value, ValueMarks};
+use cty::{Type, Value};
 use hclsyntax::{AttributeSchema, BodySchema, Diagnostic, Diagnostics};
 use lang::EvalContext;
 
-use super::block::decode_block;
+use super::block::{decode_block, Frame};
 use super::dynamic::BlockInstance;
 
 /// `skipFixup`: whether the schema has anything that makes blocks for
@@ -68,7 +68,7 @@ pub fn appears_as_blocks(body: &ConfigBody, schema: &Block) -> BTreeSet<String> 
 
 /// `SchemaForCtyElementType`: a block whose attributes are the object
 /// type's, all optional.
-fn element_schema(ety: &Type) -> Block {
+pub fn element_schema(ety: &Type) -> Block {
     let mut block = Block::default();
     for (name, ty) in ety.attribute_types().into_iter().flatten() {
         let mut attr = Attribute::new(ty.clone());
@@ -85,8 +85,7 @@ pub fn decode_blocks(
     ty: &Type,
     found: &[BlockInstance],
     ctx: &EvalContext<'_>,
-    marks: &ValueMarks,
-    depth: usize,
+    frame: &Frame,
     diags: &mut Diagnostics,
 ) -> Value {
     let Some(ety) = ty.element_type() else {
@@ -96,25 +95,23 @@ pub fn decode_blocks(
         return Value::null(ty.clone());
     }
     let schema = element_schema(ety);
-    let mut vals = Vec::new();
-    for inst in found {
-        let mut inner = marks.clone();
-        inner.extend(inst.marks.iter().cloned());
-        let v = inst.in_context(ctx, |ctx| {
-            decode_block(
-                &ConfigBody::Single(inst.body.clone()),
-                &schema,
-                ctx,
-                &inner,
-                depth + 1,
-                diags,
-            )
-        });
-        if inst.unknown {
-            return Value::unknown(ty.clone());
-        }
-        vals.push(v);
-    }
+    // As in fixupBlocksExpr, a block from an unknown `for_each` is one
+    // element whose arguments are unknown, not an unknown list.
+    let vals: Vec<Value> = found
+        .iter()
+        .map(|inst| {
+            let inner = frame.enter(inst);
+            inst.in_context(ctx, |ctx| {
+                decode_block(
+                    &ConfigBody::Single(inst.body.clone()),
+                    &schema,
+                    ctx,
+                    &inner,
+                    diags,
+                )
+            })
+        })
+        .collect();
     let list =
         Value::list(ety.clone(), vals).unwrap_or_else(|_| Value::unknown(Type::list(ety.clone())));
     match cty::convert::convert(&list, ty) {

@@ -55,7 +55,9 @@ impl BlockInstance {
     }
 }
 
-fn spec_schema(with_labels: bool) -> BodySchema {
+/// What a `dynamic` block's body holds (dynblock's
+/// `dynamicBlockBodySchemaLabels` / `NoLabels`).
+pub fn spec_schema(with_labels: bool) -> BodySchema {
     let mut attributes = vec![
         AttributeSchema {
             name: "for_each".into(),

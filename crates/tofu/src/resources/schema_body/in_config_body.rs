@@ -4,7 +4,9 @@
 //! followed through the nested blocks of the body; the subject is the
 //! attribute's expression (or, for a final index step, that element of a
 //! static list or map), else the missing-item range of the deepest body
-//! reached. A diagnostic without a path has no subject.
+//! reached. A diagnostic without a path (`WholeContainingBody`) is about
+//! the body: its missing-item range; one with an empty path has no
+//! subject.
 
 use configs::merged_body::ConfigBody;
 use cty::{Path, PathStep, Type, Value};
@@ -21,7 +23,12 @@ pub fn in_config_body(d: &ProviderDiagnostic, body: &ConfigBody) -> Diagnostic {
         },
         summary: d.summary.clone(),
         detail: d.detail.clone(),
-        subject: d.attribute.as_ref().and_then(|p| subject(p, body)),
+        // The plugin client makes a diagnostic without an attribute a
+        // WholeContainingBody one: the body's missing-item range.
+        subject: match &d.attribute {
+            Some(p) => subject(p, body),
+            None => missing(body),
+        },
         context: None,
     }
 }

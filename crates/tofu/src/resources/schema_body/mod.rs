@@ -11,12 +11,13 @@ mod blocktoattr;
 mod dynamic;
 mod ephemeral;
 mod in_config_body;
+mod variables;
 
 pub use in_config_body::in_config_body;
 
 use configs::merged_body::ConfigBody;
 use configschema::Block;
-use cty::{Value, ValueMarks};
+use cty::Value;
 use hclsyntax::Diagnostics;
 use lang::Scope;
 
@@ -30,11 +31,15 @@ pub fn decode(
     scope: &Scope<'_>,
     ephemeral_context: bool,
 ) -> (Value, Diagnostics) {
-    let (ctx, mut diags) = super::generic::body_eval_context(body, scope);
+    let mut traversals = Vec::new();
+    variables::body_variables(body, schema, &mut Vec::new(), 0, &mut traversals);
+    let (refs, mut diags) = scope.references(&traversals);
+    let (ctx, d) = scope.eval_context(&refs);
+    diags.extend(d);
     if hclsyntax::has_errors(&diags) {
         return (Value::unknown(schema.implied_type()), diags);
     }
-    let value = block::decode_block(body, schema, &ctx, &ValueMarks::new(), 0, &mut diags);
+    let value = block::decode_block(body, schema, &ctx, &block::Frame::default(), &mut diags);
     if !ephemeral_context {
         for d in ephemeral::ephemeral_outside_write_only(schema, &value) {
             diags.push(in_config_body(&d, body));

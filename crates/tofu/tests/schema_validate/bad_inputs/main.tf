@@ -47,4 +47,12 @@ resource "test_instance" "unknown_for_each" {
     labels   = [setting.key]
     content {}
   }
+  # An unknown for_each leaves the generated block's arguments unknown,
+  # unevaluated (dynblock's unknownBody): no type error here.
+  dynamic "root_device" {
+    for_each = test_instance.deep.tags
+    content {
+      volume_size = "not a number"
+    }
+  }
 }

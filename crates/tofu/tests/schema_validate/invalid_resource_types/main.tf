@@ -12,3 +12,7 @@ ephemeral "test_nothing" "d" {
 
 resource "test_zzzzzzzzzzzzz" "e" {
 }
+
+output "reference_to_invalid_type" {
+  value = test_instanc.a.id
+}
