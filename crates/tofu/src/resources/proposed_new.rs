@@ -75,20 +75,19 @@ fn map_elements(v: &Value, f: impl Fn(&Value) -> Value) -> Value {
     let ty = plain.ty().clone();
     let out = if let Some(elems) = plain.as_elements() {
         let mapped: Vec<Value> = elems.iter().map(&f).collect();
-        if ty.is_tuple() {
-            Value::tuple(mapped)
-        } else if ty.is_set() {
-            Value::set_infer(mapped).unwrap_or(plain.clone())
-        } else if ty.is_list() {
-            Value::list_infer(mapped).unwrap_or(plain.clone())
-        } else {
-            plain.clone()
+        // The collection keeps its element type: planning makes values
+        // unknown, never changes their types.
+        match ty.element_type().cloned() {
+            _ if ty.is_tuple() => Value::tuple(mapped),
+            Some(ety) if ty.is_set() => Value::set(ety, mapped).unwrap_or(plain.clone()),
+            Some(ety) if ty.is_list() => Value::list(ety, mapped).unwrap_or(plain.clone()),
+            _ => plain.clone(),
         }
     } else if let Some(attrs) = plain.as_attrs() {
         let mapped: BTreeMap<String, Value> =
             attrs.iter().map(|(k, e)| (k.clone(), f(e))).collect();
-        if ty.is_map() {
-            Value::map_infer(mapped).unwrap_or(plain.clone())
+        if let (true, Some(ety)) = (ty.is_map(), ty.element_type()) {
+            Value::map(ety.clone(), mapped).unwrap_or(plain.clone())
         } else {
             Value::object(mapped)
         }
