@@ -8,7 +8,8 @@
 //!   (severity, summary, detail, range);
 //! - where the case has a `plan` file (create-only configurations):
 //!   `plan-lite -json` against `terraform plan` + `show -json`, the same
-//!   resource changes.
+//!   resource changes; with a `plan-human` file also the human plan
+//!   against `terraform show` of that plan.
 //!
 //! A case's schema is its `schema.json`, else the test provider's fixture
 //! (every nesting mode, nested attributes, min/max items, sensitive,
@@ -253,7 +254,33 @@ fn compare(tf: &Path, case: &Path, protocol: u32) -> Result<(), String> {
         let want: Value = serde_json::from_slice(&shown.stdout).unwrap();
         let got: Value =
             serde_json::from_slice(&plan.stdout).map_err(|e| format!("plan-lite -json: {e}"))?;
-        let (got, want) = (changes_view(&got), changes_view(&want));
+        let (got_changes, want_changes) = (changes_view(&got), changes_view(&want));
+        if got_changes != want_changes {
+            return Err(format!(
+                "resource changes differ:\n tofu-rs:   {}\n terraform: {}",
+                serde_json::to_string_pretty(&got_changes).unwrap(),
+                serde_json::to_string_pretty(&want_changes).unwrap()
+            ));
+        }
+        // The human plan, where the case asks (no data source is read:
+        // terraform reads them while planning, plan-lite does not).
+        if case.join("plan-human").exists() {
+            let human = run(
+                ours,
+                &a,
+                &cache,
+                &["plan-lite", "-no-color", "-input=false"],
+            );
+            let tf_human = run(tf, &b, &cache, &["show", "-no-color", "tfplan"]);
+            let want = text(&tf_human.stdout).replace("Terraform", "OpenTofu");
+            let got = text(&human.stdout);
+            if got.trim_end() != want.trim_end() {
+                return Err(format!(
+                    "the human plan differs:\n--- tofu-rs\n{got}\n--- terraform\n{want}"
+                ));
+            }
+        }
+        let (got, want) = (got_changes, want_changes);
         if got != want {
             return Err(format!(
                 "resource changes differ:\n tofu-rs:   {}\n terraform: {}",

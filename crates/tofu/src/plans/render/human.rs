@@ -17,6 +17,8 @@ use rayon::prelude::*;
 use super::jsonw::{parse_json_prefix, Json};
 use super::values::{known_parts, sensitive_as_bool, unknown_as_bool};
 
+mod schema_diff;
+
 /// How to render.
 #[derive(Debug, Clone, Copy)]
 pub struct HumanOptions {
@@ -225,7 +227,11 @@ fn render_resource_change(rc: &ResourceInstanceChange, c: &Colorize) -> String {
     } else {
         "data"
     };
-    let body = block_diff(&rc.after).render(0, c);
+    let body = match rc.schema.as_ref().and_then(|s| s.block.as_ref()) {
+        Some(schema) => schema_block_diff(&rc.after, schema),
+        None => block_diff(&rc.after),
+    }
+    .render(0, c);
     format!(
         "{}{} {mode} \"{}\" \"{}\" {body}",
         c.color(&format!("{comment}\n")),
@@ -341,6 +347,20 @@ enum Shape {
     Sensitive,
     /// A resource's top-level block.
     Block(BTreeMap<String, Diff>),
+    /// A map of a schema type: keys quoted, aligned unless it is a nested
+    /// attribute type's map.
+    Map {
+        elems: BTreeMap<String, Diff>,
+        align: bool,
+    },
+    /// A write-only attribute: never shown.
+    WriteOnly,
+    /// A block with its schema: its attributes, then each nested block
+    /// type's blocks (with the ` "key"` of map blocks).
+    SchemaBlock {
+        attrs: BTreeMap<String, Diff>,
+        blocks: Vec<(String, Vec<(String, Diff)>)>,
+    },
 }
 
 /// A rendered value's shape and the action its line shows.
@@ -505,6 +525,126 @@ fn block_diff(after: &cty::Value) -> Diff {
     }
 }
 
+/// [`block_diff`] with the resource type's schema.
+fn schema_block_diff(after: &cty::Value, schema: &configschema::Block) -> Diff {
+    let after_json = known_parts(after);
+    let unknown = unknown_as_bool(after);
+    let sensitive = sensitive_as_bool(after);
+    let top = Change {
+        after: after_json.as_ref(),
+        explicit: false,
+        unknown: Some(&unknown),
+        sensitive: Some(&sensitive),
+    };
+    schema_diff::block(&top, schema)
+}
+
+/// The blockRenderer: the attributes as [`render_attributes`] shows a
+/// block's, then each nested block type's blocks, a blank line before each
+/// type's first when there are attributes.
+fn render_block(
+    buf: &mut String,
+    attrs: &BTreeMap<String, Diff>,
+    blocks: &[(String, Vec<(String, Diff)>)],
+    indent: usize,
+    c: &Colorize,
+) {
+    if attrs.is_empty() && blocks.is_empty() {
+        return buf.push_str("{}");
+    }
+    render_attributes(buf, attrs, indent, c, false);
+    if blocks.is_empty() {
+        return;
+    }
+    // Reopen the body: drop the closing line the attributes wrote.
+    if attrs.is_empty() {
+        buf.push_str("{\n");
+    } else {
+        let close = buf.rfind('\n').map_or(0, |i| i + 1);
+        buf.truncate(close);
+    }
+    let mut unchanged = 0;
+    for (name, group) in blocks {
+        let mut first = true;
+        for (key, d) in group {
+            if d.action == Action::NoOp {
+                unchanged += 1;
+                continue;
+            }
+            if first && !attrs.is_empty() {
+                buf.push('\n');
+            }
+            first = false;
+            line_start(buf, indent + 1, d.action, c);
+            buf.push_str(&escape_attribute_name(name));
+            buf.push_str(key);
+            buf.push(' ');
+            d.render_into(buf, indent + 1, c);
+            buf.push('\n');
+        }
+    }
+    if unchanged > 0 {
+        line_start(buf, indent + 1, Action::NoOp, c);
+        buf.push_str(&unchanged_note("block", unchanged, c));
+        buf.push('\n');
+    }
+    line_start(buf, indent, Action::NoOp, c);
+    buf.push('}');
+}
+
+/// The mapRenderer: keys quoted as HCL strings, sorted, aligned (for maps
+/// of a type), a comma after each element that is an object.
+fn render_map(
+    buf: &mut String,
+    elems: &BTreeMap<String, Diff>,
+    align: bool,
+    indent: usize,
+    c: &Colorize,
+) {
+    if elems.is_empty() {
+        return buf.push_str("{}");
+    }
+    let quoted: BTreeMap<&String, String> =
+        elems.keys().map(|k| (k, hcl_escape_string(k))).collect();
+    let width = if align {
+        quoted
+            .values()
+            .map(|k| k.chars().count())
+            .max()
+            .unwrap_or(0)
+    } else {
+        0
+    };
+    buf.push_str("{\n");
+    let mut unchanged = 0;
+    for (key, elem) in elems {
+        if elem.action == Action::NoOp {
+            unchanged += 1;
+            continue;
+        }
+        line_start(buf, indent + 1, elem.action, c);
+        buf.push_str(&pad(&quoted[key], width));
+        buf.push_str(" = ");
+        elem.render_into(buf, indent + 1, c);
+        if matches!(elem.shape, Shape::Object(_)) {
+            buf.push(',');
+        }
+        buf.push('\n');
+    }
+    if unchanged > 0 {
+        line_start(buf, indent + 1, Action::NoOp, c);
+        buf.push_str(&unchanged_note("element", unchanged, c));
+        buf.push('\n');
+    }
+    line_start(buf, indent, Action::NoOp, c);
+    buf.push('}');
+}
+
+/// `hclEscapeString`: Go's `%q`, with template sequences escaped.
+fn hcl_escape_string(s: &str) -> String {
+    addrs::go_quote(s).replace("${", "$${").replace("%{", "%%{")
+}
+
 /// Attributes shown even when unchanged.
 fn important_attribute(name: &str) -> bool {
     matches!(name, "id" | "name" | "tags")
@@ -530,6 +670,9 @@ impl Diff {
             Shape::Object(attrs) => render_attributes(buf, attrs, indent, c, true),
             Shape::Block(attrs) => render_attributes(buf, attrs, indent, c, false),
             Shape::List(elems) => render_list(buf, elems, indent, c),
+            Shape::Map { elems, align } => render_map(buf, elems, *align, indent, c),
+            Shape::WriteOnly => buf.push_str("(write-only attribute)"),
+            Shape::SchemaBlock { attrs, blocks } => render_block(buf, attrs, blocks, indent, c),
         }
     }
 }
