@@ -208,8 +208,8 @@ fn sourceless(summary: String, detail: String) -> Diagnostic {
 impl Plugins {
     /// The `providers schema -json` document of `wanted` (`Context.Schemas`
     /// and `jsonprovider.Marshal`), or the text of what failed
-    /// (`Diagnostics.Err()`). Built-in providers are not in the document
-    /// yet (tofu-rs has no plugin for them).
+    /// (`Diagnostics.Err()`). The built-in `terraform` provider's entry
+    /// is tofu-rs's own copy of OpenTofu's (no plugin is started for it).
     pub fn schema_document(
         &self,
         wanted: &std::collections::BTreeSet<Provider>,
@@ -236,12 +236,23 @@ impl Plugins {
             };
             return (String::new(), Some(text));
         }
-        let doc = configschema::ProviderSchemas {
-            format_version: "1.0".into(),
-            providers: loaded
+        let mut providers: std::collections::BTreeMap<String, configschema::ProviderSchema> =
+            loaded
                 .into_iter()
                 .map(|(p, s)| (p.to_string(), (*s).clone()))
-                .collect(),
+                .collect();
+        if let Some(builtin) = wanted
+            .iter()
+            .find(|p| p.is_built_in() && p.type_name == "terraform")
+        {
+            providers.insert(
+                builtin.to_string(),
+                (*tofu::builtin_provider::terraform_provider_schema()).clone(),
+            );
+        }
+        let doc = configschema::ProviderSchemas {
+            format_version: "1.0".into(),
+            providers,
         };
         (configschema::json::encode_document(&doc), None)
     }

@@ -169,6 +169,63 @@ fn a_changed_executable_is_asked_again() {
     assert_eq!(testprovider::starts(root.path()), 2);
 }
 
+/// The built-in provider is in the document when the configuration uses
+/// it: terraform's schema of it but for OpenTofu's words (the workspace's
+/// description, the functions' texts and shape), and no plugin started.
+#[test]
+fn the_builtin_provider_is_in_the_document() {
+    let root = workdir(6);
+    let (work, cache) = (root.path().join("work"), root.path().join("cache"));
+    std::fs::write(
+        work.join("data.tf"),
+        "resource \"terraform_data\" \"d\" {\n  input = 1\n}\n",
+    )
+    .unwrap();
+    let out = tofu(&work, &cache, &["providers", "schema", "-json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let schemas = doc["provider_schemas"].as_object().unwrap();
+    assert_eq!(
+        schemas.keys().collect::<Vec<_>>(),
+        [
+            "registry.opentofu.org/tofu-rs/testing",
+            "terraform.io/builtin/terraform"
+        ]
+    );
+    let ours = &schemas["terraform.io/builtin/terraform"];
+    let terraform: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../configschema/testdata/documents/terraform_builtin.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut expected = terraform["provider_schemas"]["terraform.io/builtin/terraform"].clone();
+    expected["data_source_schemas"]["terraform_remote_state"]["block"]["attributes"]["workspace"]
+        ["description"] =
+        "The OpenTofu workspace to use, if the backend supports workspaces.".into();
+    expected["functions"] = ours["functions"].clone();
+    assert_eq!(ours, &expected);
+    assert_eq!(
+        ours["functions"]["encode_expr"],
+        serde_json::json!({
+            "description": "provider::terraform::encode_expr takes an arbitrary expression and converts it into a string with valid OpenTofu syntax",
+            "summary": "Takes an arbitrary expression and converts it into a string with valid OpenTofu syntax",
+            "return_type": "string",
+            "parameters": [{"name": "expr", "description": "expression to encode", "type": "dynamic"}]
+        })
+    );
+    assert_eq!(
+        ours["functions"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["decode_tfvars", "encode_expr", "encode_tfvars"]
+    );
+}
+
 #[test]
 fn requires_json() {
     let root = workdir(6);

@@ -5,6 +5,7 @@
 //! [`configs::Config`] tree and root variable values, and returns
 //! diagnostics and a [`plans::Plan`], which it renders into strings.
 
+pub mod builtin_provider;
 pub mod deprecation;
 pub mod expand;
 pub mod graph;
