@@ -23,8 +23,10 @@ import sys
 
 PROVIDERS = ["alpha", "beta", "gamma"]
 PRIMS = ["string", "number", "bool"]
-WORDS = ("name arn tags region zone size count enabled policy role subnet vpc bucket key value "
-         "kms_key_id description timeout retries port protocol cidr engine version class storage "
+# No meta-argument names (count, for_each, provider, version, ...): a
+# resource or provider block reserves them.
+WORDS = ("name arn tags region zone size capacity enabled policy role subnet vpc bucket key value "
+         "kms_key_id description timeout retries port protocol cidr engine release class storage "
          "endpoint owner mode schedule window target source destination priority weight").split()
 
 

@@ -16,10 +16,11 @@ TYPES=${TYPES:-300}
 RESOURCES=${RESOURCES:-300}
 RUNS=${RUNS:-5}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
 if [ -z "${TOFU_RS_BIN:-}" ] || [ -z "${TESTPROVIDER_BIN:-}" ]; then
-  cargo build --release -q -p tofu-rs --bin tofu-rs -p terraform-provider-testing
+  cargo build --release -q -p tofu-rs --bin tofu-rs
+  cargo build --release -q -p terraform-provider-testing
 fi
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 bin=${TOFU_RS_BIN:-$target/release/tofu-rs}

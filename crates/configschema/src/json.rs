@@ -22,8 +22,12 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+
+use crate::schema_map::SchemaMap;
 
 use crate::provider::{ProviderSchema, ProviderSchemas, Schema};
 use crate::schema::{
@@ -105,6 +109,97 @@ impl std::error::Error for DecodeError {}
 pub fn decode_provider(src: &str) -> Result<ProviderSchema, DecodeError> {
     let v = parse(src)?;
     Decoder::default().provider(&v)
+}
+
+/// Decodes one provider's entry of `provider_schemas` that this crate's
+/// own encoder wrote and that is known to be intact (a schema cache entry
+/// whose checksum matched): the provider's configuration block, functions
+/// and identities are decoded now, each resource type, data source and
+/// ephemeral resource type only when first asked for
+/// ([`crate::SchemaMap`]). The document's syntax is checked whole, so a
+/// torn or truncated entry is still an error here.
+pub fn decode_provider_trusted(src: Arc<str>) -> Result<ProviderSchema, DecodeError> {
+    let raw: TrustedProvider<'_> = serde_json::from_str(&src).map_err(|e| DecodeError {
+        path: Vec::new(),
+        problem: DecodeProblem::Syntax(e.to_string()),
+    })?;
+    let base = src.as_ptr() as usize;
+    let lazy = |types: Option<RawTypes<'_>>| {
+        SchemaMap::from_texts(types.map(|t| t.0).unwrap_or_default().into_iter().map(
+            |(name, text)| {
+                let start = text.get().as_ptr() as usize - base;
+                let range = start..start + text.get().len();
+                (name, crate::schema_map::Text::new(src.clone(), range))
+            },
+        ))
+    };
+    let mut d = Decoder::default();
+    let provider = parse(raw.provider.get())?;
+    let mut p = ProviderSchema {
+        provider: d.schema(&provider)?,
+        resources: lazy(raw.resource_schemas),
+        data_sources: lazy(raw.data_source_schemas),
+        ephemeral_resources: lazy(raw.ephemeral_resource_schemas),
+        ..ProviderSchema::default()
+    };
+    if let Some(f) = raw.functions {
+        p.functions = d.raw_map(&parse(f.get())?)?;
+    }
+    if let Some(i) = raw.resource_identity_schemas {
+        p.resource_identities = d.raw_map(&parse(i.get())?)?;
+    }
+    Ok(p)
+}
+
+/// The top level of a trusted provider entry, each type's text borrowed.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TrustedProvider<'a> {
+    #[serde(borrow)]
+    provider: &'a RawValue,
+    #[serde(borrow, default)]
+    resource_schemas: Option<RawTypes<'a>>,
+    #[serde(borrow, default)]
+    data_source_schemas: Option<RawTypes<'a>>,
+    #[serde(borrow, default)]
+    ephemeral_resource_schemas: Option<RawTypes<'a>>,
+    #[serde(borrow, default)]
+    functions: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    resource_identity_schemas: Option<&'a RawValue>,
+}
+
+/// A map of type names to their text, in the document's order (which
+/// this crate's encoder made sorted), without building a map to read it.
+struct RawTypes<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for RawTypes<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Entries<'a> {
+            type Value = RawTypes<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object of schemas by type name")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<RawTypes<'a>, M::Error> {
+                let mut out = Vec::with_capacity(map.size_hint().unwrap_or(0));
+                while let Some(entry) = map.next_entry::<String, &'a RawValue>()? {
+                    out.push(entry);
+                }
+                Ok(RawTypes(out))
+            }
+        }
+        d.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
+
+/// Decodes one type's `{"version":...,"block":...}`.
+pub(crate) fn decode_schema(src: &str) -> Result<Schema, DecodeError> {
+    let v = parse(src)?;
+    Decoder::default().schema(&v)
 }
 
 /// Decodes a whole `providers schema -json` document.
@@ -249,10 +344,14 @@ impl<'v> Decoder<'v> {
                     p.provider = d.schema(v)?;
                     seen_provider = true;
                 }
-                "resource_schemas" => p.resources = d.map(v, Decoder::schema)?,
-                "data_source_schemas" => p.data_sources = d.map(v, Decoder::schema)?,
+                "resource_schemas" => {
+                    p.resources = d.map(v, Decoder::schema)?.into_iter().collect()
+                }
+                "data_source_schemas" => {
+                    p.data_sources = d.map(v, Decoder::schema)?.into_iter().collect()
+                }
                 "ephemeral_resource_schemas" => {
-                    p.ephemeral_resources = d.map(v, Decoder::schema)?
+                    p.ephemeral_resources = d.map(v, Decoder::schema)?.into_iter().collect()
                 }
                 "functions" => p.functions = d.raw_map(v)?,
                 "resource_identity_schemas" => p.resource_identities = d.raw_map(v)?,
@@ -488,9 +587,14 @@ fn write_provider(out: &mut String, p: &ProviderSchema) {
         if !schemas.is_empty() {
             o.key(name);
             let mut m = ObjectWriter::open(o.out);
-            for (type_name, s) in schemas {
+            for type_name in schemas.keys() {
                 m.key(type_name);
-                write_schema(m.out, s);
+                // A lazily read type not used since is written back as
+                // read (this encoder's own bytes) without decoding it.
+                match schemas.undecoded_text(type_name) {
+                    Some(text) => m.out.push_str(text),
+                    None => write_schema(m.out, &schemas[type_name.as_str()]),
+                }
             }
             m.close();
         }

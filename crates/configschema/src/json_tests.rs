@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use cty::Type;
 
 use super::*;
+use crate::SchemaMap;
 
 fn files(dir: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -41,6 +42,46 @@ fn provider_entries_round_trip_byte_for_byte() {
         let p = decode_provider(&src).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert_eq!(encode_provider(&p), src, "{}", path.display());
     }
+}
+
+/// A trusted entry (the schema cache's) decodes lazily to the same model,
+/// and writes back the same bytes whether or not its types were decoded.
+#[test]
+fn trusted_entries_decode_lazily_to_the_same_schema() {
+    for path in files("providers") {
+        let src = read(&path);
+        let eager = decode_provider(&src).unwrap();
+        let lazy = decode_provider_trusted(std::sync::Arc::from(src.as_str()))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(
+            encode_provider(&lazy),
+            src,
+            "{} (nothing decoded)",
+            path.display()
+        );
+        if let Some(name) = lazy.resources.keys().next().cloned() {
+            assert_eq!(lazy.resources.get(&name), eager.resources.get(&name));
+        }
+        assert_eq!(
+            encode_provider(&lazy),
+            src,
+            "{} (one decoded)",
+            path.display()
+        );
+        assert_eq!(lazy, eager, "{}", path.display());
+    }
+}
+
+#[test]
+fn trusted_entries_that_are_not_whole_are_errors() {
+    let src = read(&files("providers")[0]);
+    for cut in [1, src.len() / 2, src.len() - 1] {
+        assert!(decode_provider_trusted(std::sync::Arc::from(&src[..cut])).is_err());
+    }
+    assert!(decode_provider_trusted(std::sync::Arc::from(
+        r#"{"provider":{"version":0},"extra":1}"#
+    ))
+    .is_err());
 }
 
 #[test]
@@ -146,7 +187,7 @@ fn encodes_go_field_order_and_omits_empty_fields() {
             version: 0,
             block: Some(Block::default()),
         },
-        resources: BTreeMap::from([(
+        resources: SchemaMap::from([(
             "t_r".to_string(),
             Schema {
                 version: 1,

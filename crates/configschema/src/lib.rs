@@ -33,6 +33,7 @@ pub mod msgpack;
 mod path;
 pub mod provider;
 pub mod schema;
+mod schema_map;
 mod write_only;
 
 pub use function::{Function, FunctionParameter};
@@ -42,3 +43,4 @@ pub use provider::{InvalidProviderSchema, ProviderSchema, ProviderSchemas, Schem
 pub use schema::{
     Attribute, AttributeType, Block, NestedBlock, NestingMode, Object, ObjectNesting, StringKind,
 };
+pub use schema_map::SchemaMap;

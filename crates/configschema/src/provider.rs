@@ -8,6 +8,7 @@ use std::fmt;
 
 use crate::internal_validate::InvalidSchema;
 use crate::schema::Block;
+use crate::schema_map::SchemaMap;
 
 /// A versioned block schema (`providers.Schema`, `jsonprovider.Schema`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -29,11 +30,11 @@ pub struct ProviderSchema {
     /// The provider's configuration block.
     pub provider: Schema,
     /// Managed resource types, by type name.
-    pub resources: BTreeMap<String, Schema>,
+    pub resources: SchemaMap,
     /// Data sources, by type name.
-    pub data_sources: BTreeMap<String, Schema>,
+    pub data_sources: SchemaMap,
     /// Ephemeral resource types, by type name.
-    pub ephemeral_resources: BTreeMap<String, Schema>,
+    pub ephemeral_resources: SchemaMap,
     /// Provider functions, by name, kept as the document has them: OpenTofu
     /// and terraform print functions in different shapes (terraform omits
     /// empty parameter descriptions, OpenTofu does not), so a document
@@ -225,7 +226,7 @@ mod tests {
             }),
         };
         let mut p = ProviderSchema {
-            resources: BTreeMap::from([("test_a".to_string(), good.clone())]),
+            resources: SchemaMap::from([("test_a".to_string(), good.clone())]),
             ..ProviderSchema::default()
         };
         assert_eq!(p.validate(addr), Ok(()));

@@ -3,8 +3,9 @@
 //! the same executable given the same value of the same type gives the
 //! same answer: remembering it lets a repeated `validate` start no plugin
 //! at all. The key is a SHA-256 over the executable's hash, the call, the
-//! type name, the value's type and its msgpack encoding (which keeps
-//! unknowns apart from nulls). Sensitive marks are not part of it: the
+//! type name and the value's msgpack encoding (which keeps unknowns apart
+//! from nulls). The value's type is not in it: the executable, the call
+//! and the type name decide the schema, and so the type. Sensitive marks are not part of it: the
 //! plugin never sees them either.
 
 use std::fs;
@@ -45,7 +46,6 @@ impl AnswerCache {
             executable_sha256.as_bytes(),
             kind.as_str().as_bytes(),
             type_name.as_bytes(),
-            cty::json::marshal_type(ty).as_bytes(),
         ] {
             h.update((part.len() as u64).to_le_bytes());
             h.update(part);

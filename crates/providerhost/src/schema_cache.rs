@@ -2,9 +2,14 @@
 //! its version and its executable's SHA-256, so a provider rebuilt in
 //! place (a development override) or swapped for another package never
 //! reads an older schema. The entry is the provider's entry of `providers
-//! schema -json` (which round-trips exactly) after a one-line header that
-//! repeats the key: an entry whose header does not match, or that does not
-//! decode, is not trusted and is fetched again. Entries are written to a
+//! schema -json` (which round-trips exactly) after two lines: a header
+//! that repeats the key, and the entry's length and CRC-32. An entry whose
+//! header does not match, whose body is not whole and unchanged, or that
+//! does not decode, is not trusted and is fetched again. Because the body
+//! is then known to be what our encoder wrote, it is decoded lazily
+//! (`configschema::json::decode_provider_trusted`): a run decodes only the
+//! resource types its configuration uses, not the 1,500 of the AWS
+//! provider. Entries are written to a
 //! temporary file and renamed into place, so a reader sees a whole entry
 //! or none, even with many processes filling the cache at once.
 
@@ -31,7 +36,7 @@ pub struct SchemaKey {
 impl SchemaKey {
     fn header(&self) -> String {
         serde_json::json!({
-            "format": 1,
+            "format": 2,
             "provider": self.provider,
             "version": self.version,
             "executable_sha256": self.executable_sha256,
@@ -78,22 +83,43 @@ impl SchemaCache {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Miss::Absent),
             Err(e) => return Err(Miss::Damaged(e.to_string())),
         };
-        let Some((header, doc)) = text.split_once('\n') else {
+        let Some((header, rest)) = text.split_once('\n') else {
             return Err(Miss::Damaged("no header line".into()));
         };
         if header != key.header() {
             return Err(Miss::Damaged("the header does not match the key".into()));
         }
-        configschema::json::decode_provider(doc).map_err(|e| Miss::Damaged(e.to_string()))
+        let Some((check, doc)) = rest.split_once('\n') else {
+            return Err(Miss::Damaged("no checksum line".into()));
+        };
+        if check != checksum_line(doc) {
+            return Err(Miss::Damaged("the entry is not whole".into()));
+        }
+        configschema::json::decode_provider_trusted(std::sync::Arc::from(doc))
+            .map_err(|e| Miss::Damaged(e.to_string()))
     }
 
     /// Stores `schema` under `key`.
     pub fn put(&self, key: &SchemaKey, schema: &ProviderSchema) -> std::io::Result<()> {
+        let doc = configschema::json::encode_provider(schema);
         let mut text = key.header();
         text.push('\n');
-        text.push_str(&configschema::json::encode_provider(schema));
+        text.push_str(&checksum_line(&doc));
+        text.push('\n');
+        text.push_str(&doc);
         write_atomic(&self.path(key), text.as_bytes())
     }
+}
+
+/// The line that vouches for an entry's body: its length and CRC-32
+/// (a cache guards against torn or damaged files, not against someone who
+/// can write the cache, who could as well replace the plugin).
+fn checksum_line(doc: &str) -> String {
+    format!(
+        "{{\"length\":{},\"crc32\":\"{:08x}\"}}",
+        doc.len(),
+        crc32fast::hash(doc.as_bytes())
+    )
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same
@@ -149,6 +175,10 @@ mod tests {
             whole[..whole.len() / 2].to_string(),
             whole.replace("\"aa\"", "\"bb\""),
             whole.replace("\"string\"", "\"strin\""),
+            // Still a well-formed schema, but not the one stored: only the
+            // checksum tells (types are decoded lazily).
+            whole.replace("\"computed\":true", "\"optional\":true"),
+            whole.replace("x_thing", "y_thing"),
             whole.split_once('\n').unwrap().0.to_string(),
             "\u{0}\u{1}garbage".to_string(),
         ];

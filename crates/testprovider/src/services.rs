@@ -121,7 +121,7 @@ macro_rules! bodies {
         }
 
         pub(super) fn schema(p: &TestProvider) -> pb::get_provider_schema::Response {
-            let map = |m: &std::collections::BTreeMap<String, configschema::Schema>| {
+            let map = |m: &configschema::SchemaMap| {
                 m.iter()
                     .map(|(k, s)| (k.clone(), conv::schema_to_proto(s)))
                     .collect()
@@ -145,9 +145,7 @@ macro_rules! bodies {
         }
 
         pub(super) fn metadata(p: &TestProvider) -> pb::get_metadata::Response {
-            let names = |m: &std::collections::BTreeMap<String, configschema::Schema>| {
-                m.keys().cloned().collect::<Vec<_>>()
-            };
+            let names = |m: &configschema::SchemaMap| m.keys().cloned().collect::<Vec<_>>();
             pb::get_metadata::Response {
                 resources: names(&p.schema.resources)
                     .into_iter()
