@@ -31,20 +31,39 @@ fn fixture_schema() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../testprovider/tests/fixtures/schema.json")
 }
 
-/// Adds `hang`: a plugin that records its pid and sleeps without ever
-/// printing a handshake line.
-fn add_hanging_plugin(plugins: &Path, pids: &Path) {
+/// Adds `hang`, whose executable is the shell script `script`.
+fn add_second_plugin(plugins: &Path, script: &str) {
     for host in ["registry.terraform.io", "registry.opentofu.org"] {
         let pkg = plugins.join(format!("{host}/tofu-rs/hang/1.0.0/linux_amd64"));
         std::fs::create_dir_all(&pkg).unwrap();
         let exe = pkg.join("terraform-provider-hang");
-        let script = format!(
-            "#!/bin/sh\necho $$ >> '{}'\nexec sleep 600\n",
-            pids.display()
-        );
         std::fs::write(&exe, script).unwrap();
         testprovider::set_executable(&exe);
     }
+}
+
+/// A working directory initialised with the test provider and `hang`
+/// (the script `hang_script`); returns the root, the directory and the
+/// schema cache.
+fn initialised(hang_script: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let plugins = testprovider::plugin_dir(root.path(), "testing", &fixture_schema(), 6);
+    add_second_plugin(&plugins, hang_script);
+    let work = root.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    std::fs::write(work.join("main.tf"), MAIN_TF).unwrap();
+    let cache = root.path().join("cache");
+    let init = tofu(&work, &cache)
+        .args(["init", "-input=false", "-no-color"])
+        .arg(format!("-plugin-dir={}", plugins.display()))
+        .output()
+        .unwrap();
+    assert!(
+        init.status.success(),
+        "{}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    (root, work, cache)
 }
 
 fn tofu(dir: &Path, cache: &Path) -> Command {
@@ -85,32 +104,21 @@ fn wait_until(what: &str, limit: Duration, mut ok: impl FnMut() -> bool) {
 }
 
 struct Running {
-    _root: tempfile::TempDir,
+    _dirs: [tempfile::TempDir; 2],
     child: Child,
     plugin_pids: Vec<i32>,
 }
 
-/// Starts `validate` and returns once both plugins are running.
+/// Starts `validate` and returns once both plugins are running: the test
+/// provider, and `hang`, which records its pid and sleeps without ever
+/// printing a handshake line.
 fn validate_with_live_plugins() -> Running {
-    let root = tempfile::tempdir().unwrap();
-    let plugins = testprovider::plugin_dir(root.path(), "testing", &fixture_schema(), 6);
-    let hang_pids = root.path().join("hang.pids");
-    add_hanging_plugin(&plugins, &hang_pids);
-    let work = root.path().join("work");
-    std::fs::create_dir(&work).unwrap();
-    std::fs::write(work.join("main.tf"), MAIN_TF).unwrap();
-    let cache = root.path().join("cache");
-    let init = tofu(&work, &cache)
-        .args(["init", "-input=false", "-no-color"])
-        .arg(format!("-plugin-dir={}", plugins.display()))
-        .output()
-        .unwrap();
-    assert!(
-        init.status.success(),
-        "{}",
-        String::from_utf8_lossy(&init.stderr)
-    );
-
+    let scratch = tempfile::tempdir().unwrap();
+    let hang_pids = scratch.path().join("hang.pids");
+    let (root, work, cache) = initialised(&format!(
+        "#!/bin/sh\necho $$ >> '{}'\nexec sleep 600\n",
+        hang_pids.display()
+    ));
     let child = tofu(&work, &cache)
         .args(["validate", "-no-color"])
         .stdout(Stdio::null())
@@ -132,7 +140,7 @@ fn validate_with_live_plugins() -> Running {
         );
     }
     Running {
-        _root: root,
+        _dirs: [root, scratch],
         child,
         plugin_pids,
     }
@@ -146,7 +154,14 @@ fn signal(pid: u32, sig: &str) {
     assert!(status.success());
 }
 
-fn assert_plugins_end(run: &Running) {
+/// Sends `sig` to tofu-rs alone while both plugins run, as when it runs in
+/// the background or under a CI runner (the plugins must not depend on a
+/// terminal signalling their process group too); both must end.
+fn signal_ends_every_plugin(sig: &str) {
+    let mut run = validate_with_live_plugins();
+    signal(run.child.id(), sig);
+    let status = run.child.wait().unwrap();
+    assert!(!status.success());
     for &pid in &run.plugin_pids {
         wait_until(
             &format!("plugin {pid} to end"),
@@ -158,47 +173,17 @@ fn assert_plugins_end(run: &Running) {
 
 #[test]
 fn ctrl_c_during_validate_leaves_no_plugin_running() {
-    let mut run = validate_with_live_plugins();
-    // Only tofu-rs gets the signal, as when it runs in the background or
-    // under a CI runner: the plugins must not depend on the terminal
-    // sending it to their process group too.
-    signal(run.child.id(), "-INT");
-    let status = run.child.wait().unwrap();
-    assert!(!status.success());
-    assert_plugins_end(&run);
+    signal_ends_every_plugin("-INT");
 }
 
 #[test]
 fn termination_during_validate_leaves_no_plugin_running() {
-    let mut run = validate_with_live_plugins();
-    signal(run.child.id(), "-TERM");
-    let status = run.child.wait().unwrap();
-    assert!(!status.success());
-    assert_plugins_end(&run);
+    signal_ends_every_plugin("-TERM");
 }
 
 #[test]
 fn a_plugin_that_fails_to_start_leaves_no_other_plugin_running() {
-    let root = tempfile::tempdir().unwrap();
-    let plugins = testprovider::plugin_dir(root.path(), "testing", &fixture_schema(), 6);
-    for host in ["registry.terraform.io", "registry.opentofu.org"] {
-        let pkg = plugins.join(format!("{host}/tofu-rs/hang/1.0.0/linux_amd64"));
-        std::fs::create_dir_all(&pkg).unwrap();
-        let exe = pkg.join("terraform-provider-hang");
-        std::fs::write(&exe, "#!/bin/sh\nexit 3\n").unwrap();
-        testprovider::set_executable(&exe);
-    }
-    let work = root.path().join("work");
-    std::fs::create_dir(&work).unwrap();
-    std::fs::write(work.join("main.tf"), MAIN_TF).unwrap();
-    let cache = root.path().join("cache");
-    let init = tofu(&work, &cache)
-        .args(["init", "-input=false", "-no-color"])
-        .arg(format!("-plugin-dir={}", plugins.display()))
-        .output()
-        .unwrap();
-    assert!(init.status.success());
-
+    let (root, work, cache) = initialised("#!/bin/sh\nexit 3\n");
     let out = tofu(&work, &cache)
         .args(["validate", "-no-color"])
         .output()
