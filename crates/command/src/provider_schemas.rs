@@ -236,24 +236,17 @@ impl Plugins {
             };
             return (String::new(), Some(text));
         }
-        let mut providers: std::collections::BTreeMap<String, configschema::ProviderSchema> =
-            loaded
-                .into_iter()
-                .map(|(p, s)| (p.to_string(), (*s).clone()))
-                .collect();
-        if let Some(builtin) = wanted
-            .iter()
-            .find(|p| p.is_built_in() && p.type_name == "terraform")
-        {
-            providers.insert(
-                builtin.to_string(),
-                (*tofu::builtin_provider::terraform_provider_schema()).clone(),
-            );
+        let builtin = Provider::built_in("terraform");
+        let builtin_schema = tofu::builtin_provider::terraform_provider_schema();
+        let mut providers: std::collections::BTreeMap<String, &configschema::ProviderSchema> =
+            loaded.iter().map(|(p, s)| (p.to_string(), &**s)).collect();
+        if wanted.contains(&builtin) {
+            providers.insert(builtin.to_string(), &builtin_schema);
         }
-        let doc = configschema::ProviderSchemas {
-            format_version: "1.0".into(),
-            providers,
-        };
-        (configschema::json::encode_document(&doc), None)
+        let document = configschema::json::encode_document_of(
+            "1.0",
+            providers.iter().map(|(a, s)| (a.as_str(), *s)),
+        );
+        (document, None)
     }
 }

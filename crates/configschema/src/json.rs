@@ -235,14 +235,27 @@ pub fn encode_provider(p: &ProviderSchema) -> String {
 /// Encodes a whole `providers schema -json` document, as OpenTofu prints
 /// it (without the newline the command adds).
 pub fn encode_document(doc: &ProviderSchemas) -> String {
+    encode_document_of(
+        &doc.format_version,
+        doc.providers.iter().map(|(a, p)| (a.as_str(), p)),
+    )
+}
+
+/// [`encode_document`] of schemas held elsewhere (shared, not owned):
+/// `providers` by address, in address order.
+pub fn encode_document_of<'p>(
+    format_version: &str,
+    providers: impl IntoIterator<Item = (&'p str, &'p ProviderSchema)>,
+) -> String {
     let mut out = String::new();
     let mut o = ObjectWriter::open(&mut out);
     o.key("format_version");
-    gocompat::json::push_string(o.out, &doc.format_version);
-    if !doc.providers.is_empty() {
+    gocompat::json::push_string(o.out, format_version);
+    let mut providers = providers.into_iter().peekable();
+    if providers.peek().is_some() {
         o.key("provider_schemas");
         let mut m = ObjectWriter::open(o.out);
-        for (addr, p) in &doc.providers {
+        for (addr, p) in providers {
             m.key(addr);
             write_provider(m.out, p);
         }
@@ -589,9 +602,9 @@ fn write_provider(out: &mut String, p: &ProviderSchema) {
             let mut m = ObjectWriter::open(o.out);
             for type_name in schemas.keys() {
                 m.key(type_name);
-                // A lazily read type not used since is written back as
-                // read (this encoder's own bytes) without decoding it.
-                match schemas.undecoded_text(type_name) {
+                // A lazily read type not changed since is written back as
+                // read (this encoder's own bytes), decoded or not.
+                match schemas.original_text(type_name) {
                     Some(text) => m.out.push_str(text),
                     None => write_schema(m.out, &schemas[type_name.as_str()]),
                 }

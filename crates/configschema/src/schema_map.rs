@@ -24,7 +24,8 @@ pub struct SchemaMap {
 
 #[derive(Clone)]
 struct Entry {
-    /// The type's JSON text, for an entry not decoded yet.
+    /// The type's JSON text as read, until the schema is changed; an entry
+    /// without it was decoded (or built) from the start.
     text: Option<Text>,
     decoded: OnceLock<Schema>,
 }
@@ -99,26 +100,11 @@ impl SchemaMap {
         }
     }
 
-    /// Adds a type whose JSON text is `doc[range]`, decoded on first use.
-    #[cfg(test)]
-    pub(crate) fn insert_text(&mut self, name: String, text: Text) {
-        self.entries.insert(
-            name,
-            Entry {
-                text: Some(text),
-                decoded: OnceLock::new(),
-            },
-        );
-    }
-
-    /// The JSON text of a type not decoded yet, exactly as the trusted
-    /// document had it (for writing the document back without decoding).
-    pub(crate) fn undecoded_text(&self, name: &str) -> Option<&str> {
-        let e = self.entries.get(name)?;
-        match e.decoded.get() {
-            Some(_) => None,
-            None => e.text.as_ref().map(Text::as_str),
-        }
+    /// The JSON text of a lazily read type not changed since, exactly as
+    /// the trusted document had it (for writing the document back without
+    /// encoding it again).
+    pub(crate) fn original_text(&self, name: &str) -> Option<&str> {
+        self.entries.get(name)?.text.as_ref().map(Text::as_str)
     }
 
     /// Adds or replaces a type's schema, returning the one it replaced.
@@ -241,21 +227,24 @@ mod tests {
 
     fn lazy() -> SchemaMap {
         let doc: Arc<str> = Arc::from(DOC);
-        let mut m = SchemaMap::new();
         let a = DOC.find(r#"{"version":2"#).unwrap();
         let b = DOC.find(r#"{"version":1"#).unwrap();
-        m.insert_text("a_thing".into(), Text::new(doc.clone(), a..b - 11));
-        m.insert_text("b_thing".into(), Text::new(doc, b..DOC.len() - 1));
-        m
+        SchemaMap::from_texts([
+            ("a_thing".into(), Text::new(doc.clone(), a..b - 11)),
+            ("b_thing".into(), Text::new(doc, b..DOC.len() - 1)),
+        ])
     }
 
     #[test]
     fn a_lazy_entry_decodes_when_asked_for() {
-        let m = lazy();
-        assert_eq!(m.undecoded_text("b_thing"), Some(r#"{"version":1}"#));
+        let mut m = lazy();
+        assert_eq!(m.original_text("b_thing"), Some(r#"{"version":1}"#));
         assert_eq!(m.get("b_thing").unwrap().version, 1);
-        assert_eq!(m.undecoded_text("b_thing"), None);
-        assert!(m.undecoded_text("a_thing").is_some());
+        // Decoded, unchanged: still written back as read.
+        assert_eq!(m.original_text("b_thing"), Some(r#"{"version":1}"#));
+        m.get_mut("b_thing").unwrap().version = 3;
+        assert_eq!(m.original_text("b_thing"), None);
+        assert!(m.original_text("a_thing").is_some());
         assert_eq!(m.keys().collect::<Vec<_>>(), ["a_thing", "b_thing"]);
     }
 
@@ -284,8 +273,7 @@ mod tests {
     #[test]
     fn text_that_does_not_decode_is_a_type_without_a_block() {
         let doc: Arc<str> = Arc::from("{\"version\":\"x\"}");
-        let mut m = SchemaMap::new();
-        m.insert_text("t".into(), Text::new(doc.clone(), 0..doc.len()));
+        let m = SchemaMap::from_texts([("t".into(), Text::new(doc.clone(), 0..doc.len()))]);
         assert_eq!(m.get("t"), Some(&Schema::default()));
     }
 }

@@ -6,8 +6,8 @@
 //! functions' texts and shape).
 //!
 //! tofu-rs runs no plugin for this provider: what validate and plan-lite do
-//! with its resources is in `resources/terraform_data.rs`; this is what
-//! tells the schema document about it.
+//! with its resources is in `resources/terraform_data.rs`, which takes the
+//! resource's type from here; the schema document prints this.
 
 use std::sync::{Arc, OnceLock};
 

@@ -11,18 +11,17 @@ use lang::Scope;
 
 use super::PlannedInstance;
 
-/// The resource's object type, built once: every planned instance carries
-/// it, and a clone shares it.
+/// The resource's object type (the built-in provider's schema's), built
+/// once: every planned instance carries it, and a clone shares it.
 pub fn schema_type() -> Type {
     static SCHEMA: OnceLock<Type> = OnceLock::new();
     SCHEMA
         .get_or_init(|| {
-            Type::object_from([
-                ("id", Type::String),
-                ("input", Type::Dynamic),
-                ("output", Type::Dynamic),
-                ("triggers_replace", Type::Dynamic),
-            ])
+            crate::builtin_provider::terraform_provider_schema().resources["terraform_data"]
+                .block
+                .as_ref()
+                .map(configschema::Block::implied_type)
+                .unwrap_or_else(Type::empty_object)
         })
         .clone()
 }
@@ -66,4 +65,22 @@ pub fn plan(
         },
         diags,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_type_is_the_builtin_schemas() {
+        assert_eq!(
+            schema_type(),
+            Type::object_from([
+                ("id", Type::String),
+                ("input", Type::Dynamic),
+                ("output", Type::Dynamic),
+                ("triggers_replace", Type::Dynamic),
+            ])
+        );
+    }
 }
