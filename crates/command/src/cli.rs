@@ -54,6 +54,12 @@ pub fn run(args: &[String]) -> i32 {
 
 /// Runs a command line with the given output streams.
 pub fn run_with(args: &[String], streams: &mut Streams) -> i32 {
+    // OpenTofu reads the unmanaged providers before anything else, for
+    // every command, and stops on a bad value.
+    if let Err(e) = crate::unmanaged_providers::from_env() {
+        streams.eprint(&format!("{e}\n"));
+        return 1;
+    }
     let global = match GlobalOptions::parse(args) {
         Ok(o) => o,
         Err(e) => {

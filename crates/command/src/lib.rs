@@ -16,6 +16,7 @@ pub mod provider_install;
 pub mod provider_schemas;
 pub mod recursive;
 pub mod root_eval;
+pub mod unmanaged_providers;
 pub mod variables;
 pub mod view;
 

@@ -1,27 +1,42 @@
 //! The launcher [`providerhost`] starts plugins with: the plugin protocol
 //! of [`plugin`], with the plugin's output sent to the log (`TF_LOG`), not
-//! to the user, as OpenTofu does.
+//! to the user, as OpenTofu does; unmanaged providers
+//! (`TF_REATTACH_PROVIDERS`) are attached to instead.
 
 use std::path::Path;
 use std::sync::Arc;
 
+use addrs::Provider;
 use configschema::ProviderSchema;
 use cty::{Type, Value};
 use providerhost::{Launcher, RunningProvider, ValidateKind};
 use tofu::schemas::{ProviderDiagnostic, ProviderSeverity};
 
-/// The CLI's launcher.
-pub fn launcher() -> Arc<dyn Launcher> {
-    Arc::new(PluginLauncher)
+use crate::unmanaged_providers::UnmanagedProviders;
+
+/// The CLI's launcher, which attaches to the `unmanaged` providers.
+pub fn launcher(unmanaged: UnmanagedProviders) -> Arc<dyn Launcher> {
+    Arc::new(PluginLauncher { unmanaged })
 }
 
-struct PluginLauncher;
+struct PluginLauncher {
+    unmanaged: UnmanagedProviders,
+}
 
 impl Launcher for PluginLauncher {
     fn launch(&self, executable: &Path) -> Result<Box<dyn RunningProvider>, String> {
         let mut opts = plugin::LaunchOptions::new(executable);
         opts.log = log_sink(executable);
         let client = plugin::launch(&opts).map_err(|e| e.to_string())?;
+        Ok(Box::new(Running(client)))
+    }
+
+    fn attach(&self, provider: &Provider) -> Result<Box<dyn RunningProvider>, String> {
+        let config = self
+            .unmanaged
+            .get(provider)
+            .ok_or_else(|| format!("no running plugin is known for {provider}"))?;
+        let client = plugin::attach(config).map_err(|e| e.to_string())?;
         Ok(Box::new(Running(client)))
     }
 }

@@ -9,7 +9,7 @@
 //! "Installing"/"Installed" pair. tofu-rs prints the same lines in the
 //! same phases, providers sorted by address, the installs running at once.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use addrs::Provider;
@@ -39,6 +39,10 @@ pub struct ProviderOptions {
     /// The working directory, as the process sees it: `.`, or a root of
     /// `-recursive`. The lock file and `.terraform/providers` are in it.
     pub work_dir: PathBuf,
+    /// Providers already running (`TF_REATTACH_PROVIDERS`): nothing is
+    /// installed or locked for them, and nothing said
+    /// (`Installer.SetUnmanagedProviderTypes`).
+    pub unmanaged: BTreeSet<Provider>,
 }
 
 impl ProviderOptions {
@@ -240,7 +244,7 @@ pub fn get_providers(config: &Config, opts: &ProviderOptions) -> ProviderOutcome
     ));
 
     let method = installation_method(opts, &mut out.diags);
-    let tasks = plan_tasks(&reqs, &previous, &method, opts.upgrade, &mut out);
+    let tasks = plan_tasks(&reqs, &previous, &method, opts, &mut out);
     let results = run_tasks(&tasks);
     let mut selections = Selections {
         new_locks: previous.clone(),
@@ -339,14 +343,15 @@ fn installation_method(opts: &ProviderOptions, diags: &mut Diagnostics) -> Insta
 
 /// Which providers to ask about, with the lines OpenTofu prints as it
 /// starts each query (built-in providers are only checked; providers
-/// not lockable or overridden in the lock file are skipped).
+/// not lockable, overridden in the lock file or unmanaged are skipped).
 fn plan_tasks<'a>(
     reqs: &configs::config_provider_requirements::Requirements,
     previous: &depsfile::Locks,
     method: &'a InstallationMethod,
-    upgrade: bool,
+    opts: &ProviderOptions,
     out: &mut ProviderOutcome,
 ) -> Vec<Task<'a>> {
+    let upgrade = opts.upgrade;
     let mut tasks = Vec::new();
     for (provider, constraints) in reqs {
         if let Some(verdict) = built_in_provider_check(provider, constraints) {
@@ -362,7 +367,10 @@ fn plan_tasks<'a>(
             }
             continue;
         }
-        if !depsfile::is_lockable(provider) || previous.provider_is_overridden(provider) {
+        if !depsfile::is_lockable(provider)
+            || previous.provider_is_overridden(provider)
+            || opts.unmanaged.contains(provider)
+        {
             continue;
         }
         let locked = previous.provider(provider).and_then(locked_for);

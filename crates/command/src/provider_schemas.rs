@@ -23,8 +23,9 @@ pub struct Plugins {
 }
 
 /// Finds the plugins of the working directory `work_dir`: every provider
-/// of its lock file in its data directory's `providers`, and the CLI
-/// configuration's development overrides. Hosts given one `share` (the
+/// of its lock file in its data directory's `providers`, the CLI
+/// configuration's development overrides, and the unmanaged providers of
+/// `TF_REATTACH_PROVIDERS`. Hosts given one `share` (the
 /// roots of `-recursive`) read each provider's schema once.
 pub fn plugins_in(
     work_dir: &Path,
@@ -42,24 +43,34 @@ pub fn plugins_in(
         .first()
         .map(|i| i.dev_overrides.clone())
         .unwrap_or_default();
+    // A malformed value stopped the command before it got here.
+    let unmanaged = crate::unmanaged_providers::from_env().unwrap_or_default();
     let shown = crate::loader::data_dir().join("providers");
-    let located = locate_providers(
+    let mut located = locate_providers(
         &locks,
         &crate::loader::data_dir_in(work_dir).join("providers"),
         &shown.to_string_lossy(),
         &getproviders::Platform::current().to_string(),
         &dev_overrides,
     );
+    // Unmanaged providers need no package (OpenTofu marks them overridden
+    // in the locks), and take the place of one that is installed.
+    for provider in unmanaged.keys() {
+        located.found.remove(provider);
+        located.errors.remove(provider);
+    }
     let locate_error = if failed_locks {
         Some("failed to read dependency lock file".to_string())
     } else {
         located.error_text()
     };
+    let unmanaged_addrs: Vec<Provider> = unmanaged.keys().cloned().collect();
     let host = ProviderHost::new(
-        crate::plugin_launcher::launcher(),
+        crate::plugin_launcher::launcher(unmanaged),
         providerhost::cache_dir::from_env(),
         located.found.into_values(),
-    );
+    )
+    .with_unmanaged(unmanaged_addrs);
     let host = match share {
         Some(share) => host.sharing(share.clone()),
         None => host,

@@ -7,6 +7,8 @@
 //!   `net/http` error wording for requests that got no response.
 //! - [`hex`]: `encoding/hex`'s lowercase encoding of digests.
 //! - [`json`]: `encoding/json`'s string encoding (HTML-safe).
+//! - [`json_syntax`]: `encoding/json`'s syntax check and its error texts.
+//! - [`net`]: `net.ResolveTCPAddr` and `net.SplitHostPort` with their errors.
 //! - [`quote`]: `strconv.Quote`, `strconv.QuoteRune` and `unicode.IsPrint`
 //!   (what `%q` prints), exact to Go's Unicode tables.
 //! - [`time`]: Go's `time.RFC3339` formatting of UTC instants.
@@ -16,6 +18,8 @@ pub mod hex;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod json;
+pub mod json_syntax;
+pub mod net;
 pub mod quote;
 pub mod time;
 pub mod version;

@@ -12,6 +12,7 @@ use crate::conn::runtime;
 use crate::convert::{self, ProviderDiagnostic, SchemaError, Severity, ValueError};
 use crate::process::PluginProcess;
 use crate::proto::{tfplugin5, tfplugin6};
+use crate::reattach::AttachedProcess;
 
 /// Large schemas (the AWS provider's is tens of megabytes) exceed gRPC's
 /// default 4 MB; OpenTofu allows 64 MB, providers' servers allow more.
@@ -121,7 +122,15 @@ enum Protocol {
 pub struct ProviderClient {
     protocol: Protocol,
     channel: Channel,
-    process: Arc<PluginProcess>,
+    owner: Owner,
+}
+
+/// The process behind a client: one tofu-rs started, or one it attached to.
+pub(crate) enum Owner {
+    /// Started by [`crate::launch`]: shut down and killed on close.
+    Child(Arc<PluginProcess>),
+    /// Attached to by [`crate::attach`]: ended on close unless in test mode.
+    Attached(AttachedProcess),
 }
 
 impl fmt::Debug for ProviderClient {
@@ -155,11 +164,7 @@ impl Validate {
 }
 
 impl ProviderClient {
-    pub(crate) fn new(
-        version: u32,
-        channel: Channel,
-        process: Arc<PluginProcess>,
-    ) -> ProviderClient {
+    pub(crate) fn new(version: u32, channel: Channel, owner: Owner) -> ProviderClient {
         let protocol = if version == 5 {
             Protocol::V5(
                 tfplugin5::provider_client::ProviderClient::new(channel.clone())
@@ -176,7 +181,7 @@ impl ProviderClient {
         ProviderClient {
             protocol,
             channel,
-            process,
+            owner,
         }
     }
 
@@ -190,7 +195,10 @@ impl ProviderClient {
 
     /// The provider's process id.
     pub fn pid(&self) -> u32 {
-        self.process.pid()
+        match &self.owner {
+            Owner::Child(p) => p.pid(),
+            Owner::Attached(p) => p.pid(),
+        }
     }
 
     fn status(&self, method: &str, status: tonic::Status) -> RpcError {
@@ -402,6 +410,6 @@ impl ProviderClient {
 
 impl Drop for ProviderClient {
     fn drop(&mut self) {
-        crate::launch::shutdown(&self.channel, &self.process);
+        crate::launch::shutdown(&self.channel, &self.owner);
     }
 }

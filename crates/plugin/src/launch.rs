@@ -112,6 +112,11 @@ pub enum LaunchError {
     Certificate(String),
     /// The gRPC connection failed.
     Connect(String),
+    /// Nothing listens at an unmanaged provider's address (go-plugin's
+    /// `ErrProcessNotFound`).
+    ReattachNotFound,
+    /// An unmanaged provider's protocol version is not one OpenTofu speaks.
+    NoPluginsForProtocol(i64),
 }
 
 impl fmt::Display for LaunchError {
@@ -162,6 +167,10 @@ impl fmt::Display for LaunchError {
             ),
             LaunchError::ServerCert(e) => write!(f, "error parsing server cert: {e}"),
             LaunchError::Certificate(e) | LaunchError::Connect(e) => f.write_str(e),
+            LaunchError::ReattachNotFound => f.write_str("reattachment process not found"),
+            LaunchError::NoPluginsForProtocol(v) => {
+                write!(f, "no supported plugins for protocol {v}")
+            }
         }
     }
 }
@@ -428,7 +437,11 @@ pub fn launch(opts: &LaunchOptions) -> Result<ProviderClient, LaunchError> {
         Ok((handshake.version, channel))
     })();
     match result {
-        Ok((version, channel)) => Ok(ProviderClient::new(version, channel, process)),
+        Ok((version, channel)) => Ok(ProviderClient::new(
+            version,
+            channel,
+            crate::client::Owner::Child(process),
+        )),
         Err(e) => {
             process.kill_now();
             Err(e)
@@ -437,7 +450,7 @@ pub fn launch(opts: &LaunchOptions) -> Result<ProviderClient, LaunchError> {
 }
 
 /// Dials the plugin's address and sets up gRPC over it.
-async fn connect(
+pub(crate) async fn connect(
     handshake: &Handshake,
     tls: Option<Arc<rustls::ClientConfig>>,
 ) -> Result<Channel, String> {
@@ -479,8 +492,15 @@ async fn connect(
         })
 }
 
-/// Asks a plugin to stop, then kills it if it has not after a short grace.
-pub(crate) fn shutdown(channel: &Channel, process: &PluginProcess) {
+/// Asks a plugin to stop, then kills it if it has not after a short grace
+/// (go-plugin's `Kill`). A provider attached to in test mode is left alone.
+pub(crate) fn shutdown(channel: &Channel, owner: &crate::client::Owner) {
+    use crate::client::Owner;
+    if let Owner::Attached(p) = owner {
+        if !p.ends_on_close() {
+            return;
+        }
+    }
     let mut controller =
         crate::proto::goplugin::grpc_controller_client::GrpcControllerClient::new(channel.clone());
     let asked = runtime().block_on(async {
@@ -490,8 +510,14 @@ pub(crate) fn shutdown(channel: &Channel, process: &PluginProcess) {
         )
         .await
     });
-    if !(matches!(asked, Ok(Ok(_))) && process.wait_exit(SHUTDOWN_GRACE)) {
-        process.kill_now();
+    let asked = matches!(asked, Ok(Ok(_)));
+    match owner {
+        Owner::Child(process) => {
+            if !(asked && process.wait_exit(SHUTDOWN_GRACE)) {
+                process.kill_now();
+            }
+        }
+        Owner::Attached(p) => p.end(asked, SHUTDOWN_GRACE),
     }
 }
 

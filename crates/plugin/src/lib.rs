@@ -31,6 +31,7 @@ pub mod convert;
 mod launch;
 mod process;
 pub mod proto;
+mod reattach;
 pub mod server;
 mod sys;
 mod tls;
@@ -42,3 +43,4 @@ pub use launch::{
     MAGIC_COOKIE_VALUE, PROTOCOL_VERSIONS,
 };
 pub use process::{kill_all, LogSink};
+pub use reattach::{attach, ReattachAddr, ReattachConfig};

@@ -4,6 +4,7 @@
 //! go-plugin's own services beside the provider's. For tofu-rs's test
 //! provider; a plugin built on it runs under terraform and OpenTofu.
 
+use std::path::Path;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -72,8 +73,6 @@ pub fn serve(
         std::env::var("PLUGIN_PROTOCOL_VERSIONS").ok().as_deref(),
         served,
     );
-    let other = |e: &dyn std::fmt::Display| ServeError::Other(e.to_string());
-
     let client_cert = std::env::var("PLUGIN_CLIENT_CERT")
         .ok()
         .filter(|s| !s.is_empty());
@@ -93,7 +92,60 @@ pub fn serve(
         }
         None => (None, String::new()),
     };
+    let announce = move |socket: &Path| {
+        format!(
+            "{CORE_PROTOCOL_VERSION}|{version}|unix|{}|grpc|{cert_field}\n",
+            socket.display()
+        )
+    };
+    run(make_routes(version), acceptor, announce, false)
+}
 
+/// The SDKs' debug mode: serves protocol `version` without the cookie or
+/// TLS, for a client that attaches to it (`TF_REATTACH_PROVIDERS`), and
+/// prints that variable's value for `provider_address` as the SDKs do.
+/// Runs until interrupted (SIGINT, SIGTERM) or asked to shut down.
+pub fn serve_debug(
+    version: u32,
+    provider_address: &str,
+    make_routes: impl FnOnce(u32) -> tonic::service::Routes,
+) -> Result<(), ServeError> {
+    let address = provider_address.to_owned();
+    let announce = move |socket: &Path| {
+        let config = serde_json::json!({
+            address: {
+                "Protocol": "grpc",
+                "ProtocolVersion": version,
+                "Pid": std::process::id(),
+                "Test": true,
+                "Addr": {"Network": "unix", "String": socket.to_string_lossy()},
+            }
+        });
+        format!(
+            "Provider started. To attach OpenTofu, Terraform or tofu-rs, set the \
+             TF_REATTACH_PROVIDERS environment variable with the following:\n\n\
+             \t{REATTACH_ENV}='{config}'\n\n"
+        )
+    };
+    run(make_routes(version), None, announce, true)
+}
+
+/// The variable through which a client is told of running providers.
+pub const REATTACH_ENV: &str = "TF_REATTACH_PROVIDERS";
+
+fn other(e: &dyn std::fmt::Display) -> ServeError {
+    ServeError::Other(e.to_string())
+}
+
+/// Serves `routes` and go-plugin's services on a fresh Unix socket (TLS
+/// with `acceptor`), printing `announce(socket)` on stdout once it
+/// listens, until shut down (or, `until_signal`, interrupted).
+fn run(
+    routes: tonic::service::Routes,
+    acceptor: Option<tokio_rustls::TlsAcceptor>,
+    announce: impl FnOnce(&Path) -> String,
+    until_signal: bool,
+) -> Result<(), ServeError> {
     let dir = std::env::var_os("PLUGIN_UNIX_SOCKET_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
@@ -108,7 +160,7 @@ pub fn serve(
     let result = rt.block_on(async {
         let listener = tokio::net::UnixListener::bind(&socket_path).map_err(|e| other(&e))?;
         let stop = Arc::new(Notify::new());
-        let routes = make_routes(version)
+        let routes = routes
             .add_service(goplugin::grpc_controller_server::GrpcControllerServer::new(
                 Controller { stop: stop.clone() },
             ))
@@ -137,15 +189,19 @@ pub fn serve(
                 });
             }
         });
+        if until_signal {
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                interrupted().await;
+                stop.notify_one();
+            });
+        }
 
-        let line = format!(
-            "{CORE_PROTOCOL_VERSION}|{version}|unix|{}|grpc|{cert_field}",
-            socket_path.display()
-        );
         {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
-            writeln!(out, "{line}").map_err(|e| other(&e))?;
+            out.write_all(announce(&socket_path).as_bytes())
+                .map_err(|e| other(&e))?;
             out.flush().map_err(|e| other(&e))?;
         }
 
@@ -162,6 +218,24 @@ pub fn serve(
     // Streams (the broker's, stdio's) would keep a graceful shutdown waiting.
     rt.shutdown_background();
     result
+}
+
+/// SIGINT or SIGTERM, whichever comes first.
+async fn interrupted() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
+        (Ok(mut int), Ok(mut term)) => {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+        }
+        // Without handlers the default action (exit) still applies.
+        _ => std::future::pending().await,
+    }
 }
 
 /// A fresh private directory for the socket (go-plugin uses a temporary file name).

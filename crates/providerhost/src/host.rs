@@ -29,9 +29,20 @@ pub struct SchemaLoadError {
     pub message: String,
 }
 
+/// Where a provider's plugin comes from.
+enum Source {
+    /// A package `init` installed (or a development override): started
+    /// by the host, its answers cached by the executable's hash.
+    Package(LocatedProvider),
+    /// A provider someone else runs (`TF_REATTACH_PROVIDERS`): attached
+    /// to, never cached (there is no executable to hash, and whoever runs
+    /// it may rebuild it between commands).
+    Unmanaged,
+}
+
 /// One provider of the run.
 struct Slot {
-    located: LocatedProvider,
+    source: Source,
     /// The executable and its SHA-256, found once.
     executable: OnceLock<Result<(PathBuf, Option<String>), String>>,
     /// The plugin, once started (or why it could not be).
@@ -59,17 +70,7 @@ impl ProviderHost {
     ) -> ProviderHost {
         let slots = located
             .into_iter()
-            .map(|l| {
-                (
-                    l.provider.clone(),
-                    Slot {
-                        located: l,
-                        executable: OnceLock::new(),
-                        running: Mutex::new(None),
-                        schema: OnceLock::new(),
-                    },
-                )
-            })
+            .map(|l| (l.provider.clone(), Slot::new(Source::Package(l))))
             .collect();
         ProviderHost {
             launcher,
@@ -78,6 +79,16 @@ impl ProviderHost {
             starts: AtomicUsize::new(0),
             share: None,
         }
+    }
+
+    /// The host with `providers` served by processes already running,
+    /// which the launcher attaches to; they take the place of any
+    /// installed package of the same address, as in OpenTofu.
+    pub fn with_unmanaged(mut self, providers: impl IntoIterator<Item = Provider>) -> ProviderHost {
+        for p in providers {
+            self.slots.insert(p, Slot::new(Source::Unmanaged));
+        }
+        self
     }
 
     /// The host, sharing schemas with the other hosts of `share` (only
@@ -181,7 +192,7 @@ impl ProviderHost {
                 return Ok(Arc::new(schema));
             }
         }
-        let running = self.running(slot).map_err(|e| {
+        let running = self.running(provider, slot).map_err(|e| {
             format!(
                 "failed to instantiate provider {} to obtain schema: {e}",
                 go_quote(&provider.to_string())
@@ -207,18 +218,26 @@ impl ProviderHost {
     }
 
     fn schema_key(&self, slot: &Slot) -> Option<SchemaKey> {
+        let Source::Package(located) = &slot.source else {
+            return None;
+        };
         let (_, sum) = self.executable(slot).ok()?;
         Some(SchemaKey {
-            provider: slot.located.provider.to_string(),
-            version: slot.located.version.clone(),
+            provider: located.provider.to_string(),
+            version: located.version.clone(),
             executable_sha256: sum.clone()?,
         })
     }
 
+    /// A package's executable and its hash (an unmanaged provider has
+    /// neither and is never asked).
     fn executable<'s>(&self, slot: &'s Slot) -> Result<&'s (PathBuf, Option<String>), &'s String> {
         slot.executable
             .get_or_init(|| {
-                let exe = slot.located.executable()?;
+                let Source::Package(located) = &slot.source else {
+                    return Err("an unmanaged provider has no executable".into());
+                };
+                let exe = located.executable()?;
                 let sum = match &self.cache_dir {
                     Some(dir) => executable_sha256(&exe, Some(dir)).ok(),
                     None => None,
@@ -228,18 +247,25 @@ impl ProviderHost {
             .as_ref()
     }
 
-    /// The provider's plugin, started on first use.
-    fn running(&self, slot: &Slot) -> Result<Arc<dyn RunningProvider>, String> {
+    /// The provider's plugin, started (or attached to) on first use.
+    fn running(
+        &self,
+        provider: &Provider,
+        slot: &Slot,
+    ) -> Result<Arc<dyn RunningProvider>, String> {
         let mut running = slot.running.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(r) = running.as_ref() {
             return r.clone();
         }
-        let started = match self.executable(slot) {
-            Err(e) => Err(e.clone()),
-            Ok((exe, _)) => {
-                self.starts.fetch_add(1, Ordering::Relaxed);
-                self.launcher.launch(exe).map(Arc::from)
-            }
+        let started = match &slot.source {
+            Source::Unmanaged => self.launcher.attach(provider).map(Arc::from),
+            Source::Package(_) => match self.executable(slot) {
+                Err(e) => Err(e.clone()),
+                Ok((exe, _)) => {
+                    self.starts.fetch_add(1, Ordering::Relaxed);
+                    self.launcher.launch(exe).map(Arc::from)
+                }
+            },
         };
         *running = Some(started.clone());
         started
@@ -294,7 +320,7 @@ impl ProviderHost {
                 return diags;
             }
         }
-        let running = match self.running(slot) {
+        let running = match self.running(provider, slot) {
             Ok(r) => r,
             Err(e) => {
                 return vec![error(format!(
@@ -337,6 +363,17 @@ impl ProviderValidator for ProviderHost {
             ResourceMode::Ephemeral => ValidateKind::Ephemeral,
         };
         self.validate(provider, kind, type_name, config)
+    }
+}
+
+impl Slot {
+    fn new(source: Source) -> Slot {
+        Slot {
+            source,
+            executable: OnceLock::new(),
+            running: Mutex::new(None),
+            schema: OnceLock::new(),
+        }
     }
 }
 

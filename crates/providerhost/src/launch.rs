@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use addrs::Provider;
 use configschema::ProviderSchema;
 use cty::{Type, Value};
 use tofu::schemas::ProviderDiagnostic;
@@ -50,8 +51,16 @@ pub trait RunningProvider: Send + Sync {
     ) -> Result<Vec<ProviderDiagnostic>, String>;
 }
 
-/// Starts plugins. The error is the text OpenTofu puts after
-/// `failed to instantiate provider "…" to obtain schema: `.
+/// Starts plugins, or attaches to running ones. The error is the text
+/// OpenTofu puts after `failed to instantiate provider "…" to obtain
+/// schema: `.
 pub trait Launcher: Send + Sync {
+    /// Starts the plugin `executable`.
     fn launch(&self, executable: &Path) -> Result<Box<dyn RunningProvider>, String>;
+
+    /// Connects to `provider`'s plugin, which runs already (an unmanaged
+    /// provider: the launcher knows where it listens).
+    fn attach(&self, provider: &Provider) -> Result<Box<dyn RunningProvider>, String> {
+        Err(format!("no running plugin is known for {provider}"))
+    }
 }

@@ -16,6 +16,7 @@ const DOC: &str = r#"{"provider":{"version":0,"block":{"attributes":{"region":{"
 #[derive(Default)]
 struct Fake {
     starts: AtomicUsize,
+    attaches: AtomicUsize,
     validations: AtomicUsize,
     fail_launch: Mutex<Option<String>>,
     doc: Mutex<Option<String>>,
@@ -64,6 +65,14 @@ impl Launcher for FakeLauncher {
             return Err(e);
         }
         self.0.starts.fetch_add(1, Ordering::SeqCst);
+        Ok(Box::new(FakeRunning(self.0.clone())))
+    }
+
+    fn attach(&self, p: &Provider) -> Result<Box<dyn RunningProvider>, String> {
+        if p != &provider() {
+            return Err(format!("nothing runs for {p}"));
+        }
+        self.0.attaches.fetch_add(1, Ordering::SeqCst);
         Ok(Box::new(FakeRunning(self.0.clone())))
     }
 }
@@ -261,4 +270,55 @@ fn hosts_sharing_schemas_read_each_once() {
     for s in &schemas[1..] {
         assert!(Arc::ptr_eq(&s[&provider()], &schemas[0][&provider()]));
     }
+}
+
+#[test]
+fn an_unmanaged_provider_is_attached_to_and_never_cached() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let located = package(dir.path());
+    let fake = Arc::new(Fake::default());
+    let cfg = Value::object_from([
+        ("name", Value::string("INVALID")),
+        ("id", Value::null(Type::String)),
+    ]);
+    for run in 1..=2 {
+        // The installed package of the same address is not used.
+        let h = host(&fake, Some(cache.clone()), &located).with_unmanaged([provider()]);
+        assert!(h.has_provider(&provider()));
+        let (schemas, errors) = h.load_schemas(&[provider()]);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(schemas[&provider()].resources.contains_key("x_thing"));
+        let diags = h.validate_resource_config(&provider(), ResourceMode::Managed, "x_thing", &cfg);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(h.starts(), 0);
+        assert_eq!(
+            fake.attaches.load(Ordering::SeqCst),
+            run,
+            "one attach per run"
+        );
+        assert_eq!(
+            fake.validations.load(Ordering::SeqCst),
+            run,
+            "never answered from the cache"
+        );
+    }
+    assert_eq!(fake.starts.load(Ordering::SeqCst), 0);
+    assert!(
+        !cache.exists() || std::fs::read_dir(&cache).unwrap().next().is_none(),
+        "nothing was cached"
+    );
+}
+
+#[test]
+fn an_unmanaged_provider_that_cannot_be_reached_names_why() {
+    let fake = Arc::new(Fake::default());
+    let other = addrs::parse_provider_source_string("acme/y").unwrap();
+    let h =
+        ProviderHost::new(Arc::new(FakeLauncher(fake)), None, []).with_unmanaged([other.clone()]);
+    let e = h.schema(&other).unwrap_err();
+    assert_eq!(
+        e,
+        "failed to instantiate provider \"registry.opentofu.org/acme/y\" to obtain schema: nothing runs for registry.opentofu.org/acme/y"
+    );
 }

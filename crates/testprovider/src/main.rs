@@ -7,6 +7,12 @@
 //! computed attributes unknown, applies and reads fill in zero values.
 //! It speaks go-plugin's server handshake, so terraform and OpenTofu run
 //! it like any provider.
+//!
+//! Run by hand as `terraform-provider-testing -debug [-address=ADDR]`, it
+//! serves as the SDKs' debug mode does: no cookie, no TLS, and the
+//! `TF_REATTACH_PROVIDERS` value to attach to it (under the provider
+//! address ADDR, by default [`DEFAULT_ADDRESS`]) printed on stdout; it
+//! runs until interrupted.
 
 mod logic;
 mod services;
@@ -15,7 +21,39 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use plugin::server::{serve, ServeError};
+use plugin::server::{serve, serve_debug, ServeError};
+
+/// The provider address `-debug` announces when `-address` is not given.
+const DEFAULT_ADDRESS: &str = "registry.opentofu.org/tofu-rs/testing";
+
+/// How the provider was asked to run.
+enum Mode {
+    /// Started by a client, with go-plugin's handshake.
+    Plugin,
+    /// `-debug`: serving for clients that attach, under this address.
+    Debug(String),
+}
+
+/// `-debug` and `-address=ADDR` (single or double dash, as Go's flag
+/// package reads them).
+fn mode(args: impl Iterator<Item = String>) -> Result<Mode, String> {
+    let mut debug = false;
+    let mut address = DEFAULT_ADDRESS.to_owned();
+    for arg in args {
+        let flag = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-'));
+        match flag {
+            Some("debug") | Some("debug=true") => debug = true,
+            Some("debug=false") => debug = false,
+            Some(f) if f.starts_with("address=") => address = f["address=".len()..].to_owned(),
+            _ => return Err(format!("unknown argument {arg:?}; usage: terraform-provider-testing [-debug [-address=ADDR]]")),
+        }
+    }
+    Ok(if debug {
+        Mode::Debug(address)
+    } else {
+        Mode::Plugin
+    })
+}
 
 fn main() -> ExitCode {
     match run() {
@@ -31,6 +69,7 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), String> {
+    let mode = mode(std::env::args().skip(1))?;
     if let Some(log) = std::env::var_os("TOFU_RS_TESTPROVIDER_LOG") {
         let mut f = std::fs::OpenOptions::new()
             .create(true)
@@ -53,7 +92,10 @@ fn run() -> Result<(), String> {
     };
     // The cookie check comes before the schema, so that running the
     // binary by hand says what go-plugin says.
-    if std::env::var(plugin::MAGIC_COOKIE_KEY).ok().as_deref() != Some(plugin::MAGIC_COOKIE_VALUE) {
+    if matches!(mode, Mode::Plugin)
+        && std::env::var(plugin::MAGIC_COOKIE_KEY).ok().as_deref()
+            != Some(plugin::MAGIC_COOKIE_VALUE)
+    {
         return Err(ServeError::NotAPlugin.to_string());
     }
     let path = std::env::var_os("TOFU_RS_TESTPROVIDER_SCHEMA")
@@ -70,5 +112,10 @@ fn run() -> Result<(), String> {
         schema
     };
     let provider = Arc::new(services::TestProvider::new(schema));
-    serve(&[protocol], |version| services::routes(version, provider)).map_err(|e| e.to_string())
+    let routes = |version| services::routes(version, provider);
+    match mode {
+        Mode::Plugin => serve(&[protocol], routes),
+        Mode::Debug(address) => serve_debug(protocol, &address, routes),
+    }
+    .map_err(|e| e.to_string())
 }
