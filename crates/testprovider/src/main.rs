@@ -119,3 +119,28 @@ fn run() -> Result<(), String> {
     }
     .map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(args: &[&str]) -> Result<Mode, String> {
+        mode(args.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn flags_choose_the_mode() {
+        assert!(matches!(parsed(&[]), Ok(Mode::Plugin)));
+        assert!(matches!(parsed(&["-debug=false"]), Ok(Mode::Plugin)));
+        match parsed(&["-debug"]) {
+            Ok(Mode::Debug(a)) => assert_eq!(a, DEFAULT_ADDRESS),
+            _ => panic!("-debug is debug mode"),
+        }
+        match parsed(&["--address=example.com/x/y", "--debug"]) {
+            Ok(Mode::Debug(a)) => assert_eq!(a, "example.com/x/y"),
+            _ => panic!("flags in any order"),
+        }
+        let e = parsed(&["-verbose"]).err().unwrap();
+        assert!(e.starts_with("unknown argument \"-verbose\""), "{e}");
+    }
+}

@@ -57,3 +57,68 @@ pub fn set_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+/// The test provider in the SDKs' debug mode (`-debug`), serving `schema`
+/// over `protocol` until dropped, each start logged to `root/starts.log`.
+pub struct DebugServer {
+    child: std::process::Child,
+    /// Its reattach configuration, as it printed it.
+    config: serde_json::Value,
+}
+
+impl DebugServer {
+    pub fn start(root: &Path, schema: &Path, protocol: u32) -> DebugServer {
+        use std::io::BufRead;
+        let mut child = Command::new(binary())
+            .arg("-debug")
+            .env("TOFU_RS_TESTPROVIDER_SCHEMA", schema)
+            .env("TOFU_RS_TESTPROVIDER_PROTOCOL", protocol.to_string())
+            .env("TOFU_RS_TESTPROVIDER_LOG", root.join("starts.log"))
+            .env("PLUGIN_UNIX_SOCKET_DIR", root)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let prefix = "\tTF_REATTACH_PROVIDERS='";
+        let line = stdout
+            .lines()
+            .map(Result::unwrap)
+            .find(|l| l.starts_with(prefix))
+            .expect("the debug server prints its reattach configuration");
+        let json = &line[prefix.len()..line.len() - 1];
+        let printed: serde_json::Value = serde_json::from_str(json).unwrap();
+        let config = printed["registry.opentofu.org/tofu-rs/testing"].clone();
+        assert!(config.is_object(), "{line}");
+        DebugServer { child, config }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether the process still runs (reaped if it has ended).
+    pub fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+
+    /// `TF_REATTACH_PROVIDERS` naming this server as `tofu-rs/testing` on
+    /// both registries (tofu-rs's default host and terraform's), with
+    /// `Test` set to `test` and the other fields changed by `edit`.
+    pub fn reattach_env(&self, test: bool, edit: impl Fn(&mut serde_json::Value)) -> String {
+        let mut config = self.config.clone();
+        config["Test"] = serde_json::Value::Bool(test);
+        edit(&mut config);
+        serde_json::json!({
+            "registry.opentofu.org/tofu-rs/testing": config,
+            "registry.terraform.io/tofu-rs/testing": config,
+        })
+        .to_string()
+    }
+}
+
+impl Drop for DebugServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
