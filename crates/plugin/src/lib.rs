@@ -24,6 +24,9 @@
 //!
 //! No provider outlives tofu-rs: each is killed when its [`ProviderClient`]
 //! is dropped, by [`kill_all`], and (Linux) by the kernel if tofu-rs dies.
+//! A provider that already runs is attached to with [`attach`] instead
+//! (`TF_REATTACH_PROVIDERS`); it is ended on close only when its
+//! [`ReattachConfig`] is not in test mode.
 
 mod client;
 mod conn;
