@@ -220,8 +220,10 @@ fn set_int(v: &Value, into: &mut i64, owner: &str, field: &str, note: &mut impl 
         // Go's ParseInt: no fraction, no exponent, within 64 bits.
         Value::Number(n) => match n.to_string().parse::<i64>() {
             Ok(i) if !n.to_string().contains(['.', 'e', 'E']) => *into = i,
-            _ => note(format!(
-                "json: cannot unmarshal number {n} into Go struct field {owner}.{field} of type int"
+            _ => note(gocompat::json::unmarshal_type_error(
+                &format!("number {n}"),
+                Some((owner, field)),
+                "int",
             )),
         },
         other => note(type_error(other, Some((owner, field)), "int")),
@@ -230,20 +232,7 @@ fn set_int(v: &Value, into: &mut i64, owner: &str, field: &str, note: &mut impl 
 
 /// Go's `UnmarshalTypeError` text for a value of the wrong kind.
 fn type_error(v: &Value, field: Option<(&str, &str)>, go_type: &str) -> String {
-    let kind = match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    };
-    match field {
-        Some((owner, field)) => format!(
-            "json: cannot unmarshal {kind} into Go struct field {owner}.{field} of type {go_type}"
-        ),
-        None => format!("json: cannot unmarshal {kind} into Go value of type {go_type}"),
-    }
+    gocompat::json::unmarshal_type_error(gocompat::json::value_kind(v), field, go_type)
 }
 
 #[cfg(test)]

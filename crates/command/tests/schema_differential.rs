@@ -26,7 +26,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 mod support;
-use support::{copy_dir, terraform, testprovider};
+use support::{copy_dir, terraform, testprovider, validate_view};
 
 fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schema_differential")
@@ -51,31 +51,6 @@ fn run(program: &Path, dir: &Path, cache: &Path, args: &[&str]) -> Output {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// What of a `validate -json` document both must agree on.
-fn validate_view(doc: &Value) -> Value {
-    let mut diags: Vec<Value> = doc["diagnostics"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|d| {
-            serde_json::json!({
-                "severity": d["severity"],
-                "summary": d["summary"],
-                "detail": d["detail"],
-                "range": d.get("range").cloned().unwrap_or(Value::Null),
-            })
-        })
-        .collect();
-    diags.sort_by_key(|d| d.to_string());
-    serde_json::json!({
-        "valid": doc["valid"],
-        "error_count": doc["error_count"],
-        "warning_count": doc["warning_count"],
-        "diagnostics": diags,
-    })
 }
 
 /// `1` and `1.0` are the same number.

@@ -17,6 +17,7 @@ use serde_json::Value;
 
 mod support;
 use support::testprovider::{self, DebugServer};
+use support::validate_view;
 
 /// `name` is misspelt: an error only the schema finds.
 const MISSPELT: &str = r#"
@@ -244,25 +245,6 @@ fn terraform_for(case: &str) -> Option<PathBuf> {
     tf
 }
 
-/// What both must agree on in a `validate -json` document.
-fn validate_view(doc: &[u8]) -> Value {
-    let doc: Value = serde_json::from_slice(doc).unwrap();
-    let mut diags: Vec<Value> = doc["diagnostics"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|d| {
-            serde_json::json!({
-                "severity": d["severity"], "summary": d["summary"],
-                "detail": d["detail"], "range": d["range"],
-            })
-        })
-        .collect();
-    diags.sort_by_key(|d| d.to_string());
-    serde_json::json!({"valid": doc["valid"], "diagnostics": diags})
-}
-
 #[test]
 fn validate_and_schema_agree_with_terraform_on_the_same_running_provider() {
     let Some(tf) = terraform_for("the unmanaged-provider differential") else {
@@ -278,11 +260,8 @@ fn validate_and_schema_agree_with_terraform_on_the_same_running_provider() {
         let ours = tofu(&work, &env, &["validate", "-json"]);
         let theirs = run(&tf, &work, &env, &["validate", "-json"]);
         assert_eq!(ours.status.code(), theirs.status.code(), "v{protocol}");
-        assert_eq!(
-            validate_view(&ours.stdout),
-            validate_view(&theirs.stdout),
-            "v{protocol}"
-        );
+        let view = |out: &Output| validate_view(&serde_json::from_slice(&out.stdout).unwrap());
+        assert_eq!(view(&ours), view(&theirs), "v{protocol}");
 
         let ours = tofu(&work, &env, &["providers", "schema", "-json"]);
         let theirs = run(&tf, &work, &env, &["providers", "schema", "-json"]);

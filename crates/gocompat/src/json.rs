@@ -38,9 +38,48 @@ pub fn string(s: &str) -> String {
     out
 }
 
+/// The word Go's `*json.UnmarshalTypeError` names a JSON value's kind by.
+pub fn value_kind(v: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// `*json.UnmarshalTypeError`'s text: `value` (a [`value_kind`], or
+/// `number 1.5` for a number out of the type's range) could not be stored
+/// in Go type `go_type`, at `field` (the struct's name and the dotted path
+/// of fields within it) when inside a struct.
+pub fn unmarshal_type_error(value: &str, field: Option<(&str, &str)>, go_type: &str) -> String {
+    match field {
+        Some((owner, path)) => format!(
+            "json: cannot unmarshal {value} into Go struct field {owner}.{path} of type {go_type}"
+        ),
+        None => format!("json: cannot unmarshal {value} into Go value of type {go_type}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn type_errors_read_as_go_s() {
+        let v: serde_json::Value = serde_json::json!([1]);
+        assert_eq!(
+            unmarshal_type_error(value_kind(&v), None, "map[string]int"),
+            "json: cannot unmarshal array into Go value of type map[string]int"
+        );
+        assert_eq!(
+            unmarshal_type_error("number 1.5", Some(("T", "A.B")), "int"),
+            "json: cannot unmarshal number 1.5 into Go struct field T.A.B of type int"
+        );
+    }
 
     #[test]
     fn encodes_as_encoding_json() {

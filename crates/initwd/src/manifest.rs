@@ -91,19 +91,8 @@ fn string_field(obj: &serde_json::Map<String, Value>, name: &str) -> Result<Stri
         Some(Value::String(s)) => Ok(s.clone()),
         Some(other) => Err(ManifestError::Invalid(format!(
             "error unmarshalling snapshot: json: cannot unmarshal {} into Go struct field Record.Modules.{name} of type string",
-            go_json_kind(other)
+            gocompat::json::value_kind(other)
         ))),
-    }
-}
-
-fn go_json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }
 
@@ -131,14 +120,14 @@ impl Manifest {
                 Some(other) => {
                     return Err(ManifestError::Invalid(format!(
                         "error unmarshalling snapshot: json: cannot unmarshal {} into Go struct field manifestSnapshotFile.Modules of type []modsdir.Record",
-                        go_json_kind(other)
+                        gocompat::json::value_kind(other)
                     )))
                 }
             },
             other => {
                 return Err(ManifestError::Invalid(format!(
                     "error unmarshalling snapshot: json: cannot unmarshal {} into Go value of type modsdir.manifestSnapshotFile",
-                    go_json_kind(other)
+                    gocompat::json::value_kind(other)
                 )))
             }
         };
@@ -150,7 +139,7 @@ impl Manifest {
                 other => {
                     return Err(ManifestError::Invalid(format!(
                         "error unmarshalling snapshot: json: cannot unmarshal {} into Go struct field manifestSnapshotFile.Modules of type modsdir.Record",
-                        go_json_kind(other)
+                        gocompat::json::value_kind(other)
                     )))
                 }
             };

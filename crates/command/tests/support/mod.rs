@@ -53,4 +53,30 @@ pub fn commit_main_tf(
     repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &refs)
         .unwrap()
 }
+
+/// What of a `validate -json` document both must agree on.
+pub fn validate_view(doc: &serde_json::Value) -> serde_json::Value {
+    let mut diags: Vec<serde_json::Value> = doc["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|d| {
+            serde_json::json!({
+                "severity": d["severity"],
+                "summary": d["summary"],
+                "detail": d["detail"],
+                "range": d.get("range").cloned().unwrap_or(serde_json::Value::Null),
+            })
+        })
+        .collect();
+    diags.sort_by_key(|d| d.to_string());
+    serde_json::json!({
+        "valid": doc["valid"],
+        "error_count": doc["error_count"],
+        "warning_count": doc["warning_count"],
+        "diagnostics": diags,
+    })
+}
+
 pub mod testprovider;
