@@ -308,6 +308,19 @@ mod tests {
     }
 
     #[test]
+    fn deep_or_huge_values_are_errors_not_crashes() {
+        let deep = format!(r#"{{"a":{}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+        assert!(err(&deep).starts_with("Invalid format for TF_REATTACH_PROVIDERS: "));
+        let nested = format!(r#"{{"a":{{"x":{}{}}}}}"#, "[".repeat(500), "]".repeat(500));
+        assert!(err(&nested).starts_with("Invalid format for TF_REATTACH_PROVIDERS: "));
+        let many: String = (0..10_000)
+            .map(|i| format!(r#""p{i}":{{"Addr":{{"Network":"unix","String":"/s{i}"}}}}"#))
+            .collect::<Vec<_>>()
+            .join(",");
+        assert_eq!(parse(&format!("{{{many}}}")).unwrap().len(), 10_000);
+    }
+
+    #[test]
     fn bad_entries_get_opentofu_s_texts() {
         let unix = r#"{"Protocol":"grpc","Addr":{"Network":"unix","String":"/s"}}"#;
         assert_eq!(
