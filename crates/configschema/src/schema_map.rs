@@ -27,7 +27,9 @@ struct Entry {
     /// The type's JSON text as read, until the schema is changed; an entry
     /// without it was decoded (or built) from the start.
     text: Option<Text>,
-    decoded: OnceLock<Schema>,
+    /// Shared, so that every resource of a type can hold its schema
+    /// without copying it.
+    decoded: OnceLock<Arc<Schema>>,
 }
 
 /// A slice of a shared document.
@@ -53,26 +55,32 @@ impl Entry {
     fn decoded(schema: Schema) -> Entry {
         Entry {
             text: None,
-            decoded: OnceLock::from(schema),
+            decoded: OnceLock::from(Arc::new(schema)),
         }
     }
 
     fn get(&self) -> &Schema {
+        self.shared()
+    }
+
+    fn shared(&self) -> &Arc<Schema> {
         self.decoded.get_or_init(|| {
             let text = self.text.as_ref().map(Text::as_str).unwrap_or("");
             // A trusted document was written by our encoder from a schema
             // that decoded, so this cannot fail; if it did, the type is
             // known without a block rather than taking the process down.
-            crate::json::decode_schema(text).unwrap_or_default()
+            Arc::new(crate::json::decode_schema(text).unwrap_or_default())
         })
     }
 
     fn get_mut(&mut self) -> &mut Schema {
         self.get();
         self.text = None;
-        self.decoded
-            .get_mut()
-            .expect("an entry is decoded once get has run")
+        Arc::make_mut(
+            self.decoded
+                .get_mut()
+                .expect("an entry is decoded once get has run"),
+        )
     }
 }
 
@@ -117,6 +125,11 @@ impl SchemaMap {
     /// The schema of `name`, decoding it on first use.
     pub fn get(&self, name: &str) -> Option<&Schema> {
         self.entries.get(name).map(Entry::get)
+    }
+
+    /// The schema of `name`, shared (no copy is made).
+    pub fn get_shared(&self, name: &str) -> Option<Arc<Schema>> {
+        self.entries.get(name).map(|e| e.shared().clone())
     }
 
     /// The schema of `name`, for changing it.

@@ -191,6 +191,10 @@ impl Type {
 
     /// Type with all optional-attribute annotations removed (`WithoutOptionalAttributesDeep`).
     pub fn without_optional_attributes_deep(&self) -> Type {
+        // Most types have no optional attributes: share them as they are.
+        if !self.has_optional_attributes_deep() {
+            return self.clone();
+        }
         match self {
             Type::List(t) => Type::list(t.without_optional_attributes_deep()),
             Type::Set(t) => Type::set(t.without_optional_attributes_deep()),
@@ -207,6 +211,18 @@ impl Type {
                     .collect(),
             ),
             other => other.clone(),
+        }
+    }
+
+    /// Whether an object type anywhere in this type has optional attributes.
+    fn has_optional_attributes_deep(&self) -> bool {
+        match self {
+            Type::List(t) | Type::Set(t) | Type::Map(t) => t.has_optional_attributes_deep(),
+            Type::Object(o) => {
+                !o.optional.is_empty() || o.attrs.values().any(Type::has_optional_attributes_deep)
+            }
+            Type::Tuple(t) => t.iter().any(Type::has_optional_attributes_deep),
+            _ => false,
         }
     }
 

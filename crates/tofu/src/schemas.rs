@@ -64,6 +64,22 @@ impl Schemas {
         Some(types.get(type_name))
     }
 
+    /// [`Schemas::resource_type`], shared rather than borrowed.
+    pub fn resource_type_shared(
+        &self,
+        provider: &Provider,
+        mode: ResourceMode,
+        type_name: &str,
+    ) -> Option<Option<Arc<Schema>>> {
+        let schema = self.providers.get(provider)?;
+        let types = match mode {
+            ResourceMode::Managed => &schema.resources,
+            ResourceMode::Data => &schema.data_sources,
+            ResourceMode::Ephemeral => &schema.ephemeral_resources,
+        };
+        Some(types.get_shared(type_name))
+    }
+
     /// Who answers the `Validate*` calls, if anyone.
     pub fn validator(&self) -> Option<&Arc<dyn ProviderValidator>> {
         self.validator.as_ref()

@@ -74,9 +74,12 @@ pub fn resource_schema(
     diags: &mut Diagnostics,
 ) -> TypeSchema {
     let mode = rc.mode;
-    match walk.schemas.resource_type(provider, mode, &rc.type_name) {
+    match walk
+        .schemas
+        .resource_type_shared(provider, mode, &rc.type_name)
+    {
         None => TypeSchema::Unknown,
-        Some(Some(schema)) => TypeSchema::Known(Arc::new(schema.clone())),
+        Some(Some(schema)) => TypeSchema::Known(schema),
         Some(None) => {
             let Some(ps) = walk.schemas.provider(provider) else {
                 return TypeSchema::Unknown;
