@@ -51,6 +51,15 @@ find "${sources[@]}" -type f -name '*.tf' -size -64k 2>/dev/null -print0 |
     mv corpus/module_source/tmp "corpus/module_source/$(sha1sum < corpus/module_source/tmp | cut -c1-40)"
   done
 
+# TF_REATTACH_PROVIDERS values: what the SDKs' debug mode prints, a tcp
+# address, and JSON documents of the fixtures (any JSON is a start).
+mkdir -p corpus/reattach
+printf '%s' '{"registry.terraform.io/hashicorp/aws":{"Protocol":"grpc","ProtocolVersion":5,"Pid":47254,"Test":true,"Addr":{"Network":"unix","String":"/tmp/plugin2908212597"}}}' > corpus/reattach/sdk
+printf '%s' '{"hashicorp/null":{"protocol":"grpc","PROTOCOLVERSION":6,"addr":{"network":"tcp","string":"127.0.0.1:4000"}}}' > corpus/reattach/tcp
+find "${sources[@]}" -type f -name '*.json' -size -16k 2>/dev/null | head -n 200 | while IFS= read -r f; do
+  cp "$f" "corpus/reattach/$(sha1sum < "$f" | cut -c1-40)"
+done
+
 for d in corpus/*/; do
   echo "$(find "$d" -type f | wc -l) seeds in $d"
 done
