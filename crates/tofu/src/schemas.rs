@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use addrs::{Provider, ResourceMode};
-use configschema::{ProviderSchema, Schema};
+use configschema::{ProviderSchema, Schema, SchemaMap};
 use cty::{Path, Value};
 
 /// Every provider schema one walk can use.
@@ -55,13 +55,7 @@ impl Schemas {
         mode: ResourceMode,
         type_name: &str,
     ) -> Option<Option<&Schema>> {
-        let schema = self.providers.get(provider)?;
-        let types = match mode {
-            ResourceMode::Managed => &schema.resources,
-            ResourceMode::Data => &schema.data_sources,
-            ResourceMode::Ephemeral => &schema.ephemeral_resources,
-        };
-        Some(types.get(type_name))
+        Some(self.types_of(provider, mode)?.get(type_name))
     }
 
     /// [`Schemas::resource_type`], shared rather than borrowed.
@@ -71,13 +65,17 @@ impl Schemas {
         mode: ResourceMode,
         type_name: &str,
     ) -> Option<Option<Arc<Schema>>> {
+        Some(self.types_of(provider, mode)?.get_shared(type_name))
+    }
+
+    /// A known provider's resource types of one mode.
+    fn types_of(&self, provider: &Provider, mode: ResourceMode) -> Option<&SchemaMap> {
         let schema = self.providers.get(provider)?;
-        let types = match mode {
+        Some(match mode {
             ResourceMode::Managed => &schema.resources,
             ResourceMode::Data => &schema.data_sources,
             ResourceMode::Ephemeral => &schema.ephemeral_resources,
-        };
-        Some(types.get_shared(type_name))
+        })
     }
 
     /// Who answers the `Validate*` calls, if anyone.
