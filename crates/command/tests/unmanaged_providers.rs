@@ -150,6 +150,60 @@ fn validate_checks_the_schema_of_the_running_provider_v6() {
 }
 
 #[test]
+fn what_the_provider_rejects_names_the_object_it_is_about() {
+    let (root, work) = workdir(
+        r#"
+terraform {
+  required_providers {
+    testing = { source = "tofu-rs/testing" }
+  }
+}
+provider "testing" {
+  region = "INVALID"
+}
+ephemeral "testing_secret" "s" {
+  value = "INVALID"
+}
+"#,
+    );
+    std::fs::create_dir(work.join("m")).unwrap();
+    std::fs::write(
+        work.join("m/main.tf"),
+        "terraform {\n  required_providers {\n    testing = { source = \"tofu-rs/testing\" }\n  }\n}\nresource \"testing_thing\" \"b\" {\n  name = \"INVALID\"\n  listed {}\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        work.join("calls.tf"),
+        "module \"m\" {\n  source = \"./m\"\n}\n",
+    )
+    .unwrap();
+    let server = DebugServer::start(root.path(), &fixture_schema(), 6);
+    let env = server.reattach_env(true, |_| {});
+    assert!(tofu(&work, &env, &["init", "-input=false"])
+        .status
+        .success());
+    let out = tofu(&work, &env, &["validate", "-json"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut addresses: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["address"].as_str())
+        .collect();
+    addresses.sort();
+    assert!(
+        addresses.contains(&"provider[\"registry.opentofu.org/tofu-rs/testing\"]"),
+        "{doc}"
+    );
+    let out = tofu(&work, &env, &["validate", "-no-color"]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("  with provider[\"registry.opentofu.org/tofu-rs/testing\"],\n  on main.tf line 8, in provider \"testing\":"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn protocol_version_zero_means_five() {
     let (root, work) = workdir(VALID);
     let server = DebugServer::start(root.path(), &fixture_schema(), 5);

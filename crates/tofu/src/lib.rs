@@ -92,8 +92,10 @@ pub fn validate_with_schemas_in(
         walk.cwd = addrs::clean_path(&joined.to_string_lossy().replace('\\', "/"));
     }
     let diags = walk.run().diags;
-    walk.values
-        .attach(deprecation::with_deprecations(diags, &walk.deprecations))
+    let diags = walk
+        .values
+        .attach(deprecation::with_deprecations(diags, &walk.deprecations));
+    walk.addresses.attach(diags)
 }
 
 /// `tofu validate`'s walk: every expression of every module evaluated

@@ -54,7 +54,8 @@ pub fn commit_main_tf(
         .unwrap()
 }
 
-/// What of a `validate -json` document both must agree on.
+/// What of a `validate -json` document both must agree on (severity,
+/// summary, detail, address, range).
 pub fn validate_view(doc: &serde_json::Value) -> serde_json::Value {
     let mut diags: Vec<serde_json::Value> = doc["diagnostics"]
         .as_array()
@@ -62,12 +63,20 @@ pub fn validate_view(doc: &serde_json::Value) -> serde_json::Value {
         .unwrap_or_default()
         .into_iter()
         .map(|d| {
-            serde_json::json!({
+            let mut view = serde_json::json!({
                 "severity": d["severity"],
                 "summary": d["summary"],
                 "detail": d["detail"],
                 "range": d.get("range").cloned().unwrap_or(serde_json::Value::Null),
-            })
+            });
+            // The object a provider's diagnostic is about (absent on the
+            // others); a provider configuration's names each tool's
+            // default registry.
+            if let Some(a) = d["address"].as_str() {
+                let a = a.replace("registry.terraform.io/", "registry.opentofu.org/");
+                view["address"] = serde_json::Value::String(a);
+            }
+            view
         })
         .collect();
     diags.sort_by_key(|d| d.to_string());

@@ -5,6 +5,7 @@
 
 mod conditions;
 mod data;
+mod diagnostic_addresses;
 mod expression_values;
 mod nodes;
 mod overlay;
@@ -65,6 +66,9 @@ pub struct Walk<'c> {
     pub deprecations: crate::deprecation::Sink,
     /// The reference values of failing expressions, for the views.
     pub values: ValueSink,
+    /// What each provider diagnostic is about (see
+    /// [`diagnostic_addresses`]).
+    pub addresses: diagnostic_addresses::AddressSink,
     /// The provider schemas known to this walk (none: every resource is
     /// planned from its configuration alone).
     pub schemas: Arc<crate::schemas::Schemas>,
@@ -122,6 +126,7 @@ impl<'c> Walk<'c> {
             call_args: CallArguments::new(root),
             deprecations: crate::deprecation::Sink::default(),
             values: ValueSink::default(),
+            addresses: diagnostic_addresses::AddressSink::default(),
             schemas: Arc::new(crate::schemas::Schemas::none()),
             graph: OnceLock::new(),
         }
@@ -135,6 +140,7 @@ impl<'c> Walk<'c> {
             mode,
             deprecations: crate::deprecation::Sink::default(),
             values: ValueSink::default(),
+            addresses: diagnostic_addresses::AddressSink::default(),
             ..self
         }
     }

@@ -494,12 +494,18 @@ fn resource(
         TypeSchema::Known(s) => Some(s),
         TypeSchema::Unknown => None,
     };
+    // `ConfigResource.String()`: the module path, then the resource.
+    let address = if cfg.path.is_root() {
+        rc.addr().to_string()
+    } else {
+        format!("{}.{}", cfg.path, rc.addr())
+    };
     let plan = |scope: &Scope<'_>| {
         let (planned, mut diags) = plan_instance(rc, scope, schema.as_ref());
         if walk.mode == Mode::Validate && !has_errors(&diags) {
             if let Some(config) = &planned.config {
                 diags.extend(schema_checks::validate_resource_config(
-                    walk, &provider, rc, config,
+                    walk, &provider, rc, config, &address,
                 ));
             }
         }
@@ -644,6 +650,12 @@ fn provider(
     };
     let provider_addr =
         configs::config_provider_requirements::provider_for_local_name(&cfg.module, &p.name);
+    let provider_config_address = addrs::AbsProviderConfig {
+        module: cfg.path.clone(),
+        provider: provider_addr.clone(),
+        alias: p.alias.clone().unwrap_or_default(),
+    }
+    .to_string();
     let schema = walk
         .schemas
         .provider(&provider_addr)
@@ -671,6 +683,7 @@ fn provider(
                             &provider_addr,
                             &p.config,
                             &config,
+                            &provider_config_address,
                         ));
                     }
                 }

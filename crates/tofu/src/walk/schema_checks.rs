@@ -191,39 +191,55 @@ fn traversal_path(steps: &[TraversalStep]) -> Path {
 }
 
 /// The provider's `ValidateResourceConfig` (by mode), when the walk has a
-/// validator: the config unmarked, the diagnostics placed in `body`.
+/// validator: the config unmarked, the diagnostics placed in `body` and
+/// recorded as about `address` (the resource in its module, as
+/// `validateResource` names it).
 pub fn validate_resource_config(
     walk: &Walk<'_>,
     provider: &Provider,
     rc: &configs::resource::Resource,
     config: &Value,
+    address: &str,
 ) -> Diagnostics {
     let Some(validator) = walk.schemas.validator() else {
         return Diagnostics::new();
     };
     let (plain, _) = config.unmark_deep();
-    validator
-        .validate_resource_config(provider, rc.mode, &rc.type_name, &plain)
-        .iter()
-        .map(|d| in_config_body(d, &rc.config))
-        .collect()
+    let answer = validator.validate_resource_config(provider, rc.mode, &rc.type_name, &plain);
+    placed(walk, &answer, &rc.config, address)
 }
 
-/// The provider's `ValidateProviderConfig`, likewise.
+/// The provider's `ValidateProviderConfig`, likewise (`address`: the
+/// provider configuration, `provider["…"]`).
 pub fn validate_provider_config(
     walk: &Walk<'_>,
     provider: &Provider,
     body: &ConfigBody,
     config: &Value,
+    address: &str,
 ) -> Diagnostics {
     let Some(validator) = walk.schemas.validator() else {
         return Diagnostics::new();
     };
     let (plain, _) = config.unmark_deep();
-    validator
-        .validate_provider_config(provider, &plain)
+    let answer = validator.validate_provider_config(provider, &plain);
+    placed(walk, &answer, body, address)
+}
+
+/// `InConfigBody(body, address)`.
+fn placed(
+    walk: &Walk<'_>,
+    answer: &[crate::schemas::ProviderDiagnostic],
+    body: &ConfigBody,
+    address: &str,
+) -> Diagnostics {
+    answer
         .iter()
-        .map(|d| in_config_body(d, body))
+        .map(|d| {
+            let placed = in_config_body(d, body);
+            walk.addresses.record(&placed, address);
+            placed
+        })
         .collect()
 }
 
