@@ -193,18 +193,13 @@ fn dependencies(root: &Config, call_args: &CallArguments, cfg: &Config, node: &N
                 );
                 body_traversals(&r.config, &mut trav);
                 trav.extend(r.depends_on.iter().cloned());
-                // The provider configuration it uses, when this module
-                // declares it (inherited ones are configured by the caller).
+                // The provider configuration it uses: this module's, or
+                // the one a caller passes or lets it inherit.
                 let key = match &r.provider_config_ref {
                     Some(p) => p.addr(),
                     None => addrs::LocalProviderConfig::new(r.implied_provider(), ""),
                 };
-                if m.provider_configs.contains_key(&key) {
-                    deps.push(Node {
-                        module: cfg.path.clone(),
-                        kind: NodeKind::Provider(key),
-                    });
-                }
+                deps.extend(provider_config_node(root, cfg, key));
                 rule_traversals(&r.preconditions, &mut trav);
                 rule_traversals(&r.postconditions, &mut trav);
             }
@@ -233,6 +228,73 @@ fn dependencies(root: &Config, call_args: &CallArguments, cfg: &Config, node: &N
         });
     }
     deps
+}
+
+/// The `provider` block that configures what a resource of `cfg` knows as
+/// `key` (`ProviderTransformer`): the module's own block; else, through
+/// the call of the module, the configuration the caller passes for it in
+/// `providers`, or, for a default (unaliased) configuration, the caller's
+/// default configuration of the same provider (`AbsProviderConfig.
+/// Inherited`); and so on up to the root. `None` when no block configures
+/// it (the provider is then configured empty).
+fn provider_config_node(
+    root: &Config,
+    cfg: &Config,
+    key: addrs::LocalProviderConfig,
+) -> Option<Node> {
+    use configs::config_provider_requirements::provider_for_local_name;
+    let found = |cfg: &Config, key: &addrs::LocalProviderConfig| Node {
+        module: cfg.path.clone(),
+        kind: NodeKind::Provider(key.clone()),
+    };
+    if cfg.module.provider_configs.contains_key(&key) {
+        return Some(found(cfg, &key));
+    }
+    let mut cfg = cfg;
+    let mut key = key;
+    loop {
+        let parent_path = cfg.path.parent()?;
+        let call_name = cfg.path.0.last()?;
+        let parent = root.descendant(&parent_path.0)?;
+        let passed = parent.module.module_calls.get(call_name).and_then(|call| {
+            call.providers
+                .iter()
+                .find(|p| p.in_child.name == key.local_name && p.in_child.alias == key.alias)
+        });
+        if let Some(p) = passed {
+            key = addrs::LocalProviderConfig::new(&p.in_parent.name, &p.in_parent.alias);
+            if parent.module.provider_configs.contains_key(&key) {
+                return Some(found(parent, &key));
+            }
+        } else if key.alias.is_empty() {
+            // The caller's default configuration of the same provider,
+            // whatever its local name there.
+            let provider = provider_for_local_name(&cfg.module, &key.local_name);
+            let inherited = parent.module.provider_configs.keys().find(|k| {
+                k.alias.is_empty()
+                    && provider_for_local_name(&parent.module, &k.local_name) == provider
+            });
+            if let Some(k) = inherited {
+                return Some(found(parent, k));
+            }
+            // Not configured there either: the caller's own name for the
+            // provider, to look further up.
+            key = parent
+                .module
+                .provider_requirements
+                .as_ref()
+                .and_then(|reqs| {
+                    reqs.required_providers
+                        .keys()
+                        .find(|name| provider_for_local_name(&parent.module, name) == provider)
+                        .map(|name| addrs::LocalProviderConfig::new(name, ""))
+                })
+                .unwrap_or_else(|| addrs::LocalProviderConfig::new(&provider.type_name, ""));
+        } else {
+            return None;
+        }
+        cfg = parent;
+    }
 }
 
 fn first_attr(t: &Traversal) -> Option<&str> {
