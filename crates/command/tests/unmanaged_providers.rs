@@ -203,6 +203,40 @@ ephemeral "testing_secret" "s" {
     );
 }
 
+/// OpenTofu's `for_each` on providers: each instance is validated, and
+/// what the provider rejects names the instance (`InstanceString`).
+#[test]
+fn a_provider_instance_is_named_with_its_key() {
+    let (root, work) = workdir(
+        r#"
+terraform {
+  required_providers {
+    testing = { source = "tofu-rs/testing" }
+  }
+}
+provider "testing" {
+  alias    = "by"
+  for_each = toset(["a", "b"])
+  region   = each.key == "a" ? "INVALID" : "fine"
+}
+"#,
+    );
+    let server = DebugServer::start(root.path(), &fixture_schema(), 6);
+    let env = server.reattach_env(true, |_| {});
+    let out = tofu(&work, &env, &["validate", "-no-color"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        stderr.matches("Error: Invalid value").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("  with provider[\"registry.opentofu.org/tofu-rs/testing\"].by[\"a\"],\n"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn protocol_version_zero_means_five() {
     let (root, work) = workdir(VALID);

@@ -633,20 +633,21 @@ fn provider(
     let Some(p) = cfg.module.provider_configs.get(key) else {
         return out;
     };
-    let repetitions: Vec<Repetition> = match (&p.for_each, &p.instances) {
-        (None, _) => vec![Repetition::default()],
-        (Some(_), Some(map)) => Expansion::ForEach(map.clone())
-            .instances()
-            .into_iter()
-            .map(|(_, r)| r)
-            .collect(),
+    // Each instance with its key (`InstanceKey::None` when there are no
+    // instances, or when they are not statically known).
+    let repetitions: Vec<(addrs::InstanceKey, Repetition)> = match (&p.for_each, &p.instances) {
+        (None, _) => vec![(addrs::InstanceKey::None, Repetition::default())],
+        (Some(_), Some(map)) => Expansion::ForEach(map.clone()).instances(),
         // Not statically known (its diagnostics came from loading): once,
         // with unknown keys.
-        (Some(_), None) => vec![Expansion::Unknown {
-            count: false,
-            for_each: true,
-        }
-        .unknown_repetition()],
+        (Some(_), None) => vec![(
+            addrs::InstanceKey::None,
+            Expansion::Unknown {
+                count: false,
+                for_each: true,
+            }
+            .unknown_repetition(),
+        )],
     };
     let provider_addr =
         configs::config_provider_requirements::provider_for_local_name(&cfg.module, &p.name);
@@ -668,7 +669,7 @@ fn provider(
         .1
         .is_empty();
     for info in instances {
-        for rep in &repetitions {
+        for (instance_key, rep) in &repetitions {
             let data = walk.data(state, cfg, info.addr.clone(), rep.clone());
             let scope = data.scope();
             match &schema {
@@ -683,7 +684,8 @@ fn provider(
                             &provider_addr,
                             &p.config,
                             &config,
-                            &provider_config_address,
+                            // `InstanceString(providerKey)`.
+                            &format!("{provider_config_address}{instance_key}"),
                         ));
                     }
                 }
