@@ -184,6 +184,22 @@ mod tests {
     }
 
     #[test]
+    fn tcp_addresses_are_dialled_too() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let open = listener.local_addr().unwrap();
+        // Something listens: the dial succeeds and the protocol is checked.
+        let e = attach(&config(5, "netrpc", ReattachAddr::Tcp(open))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unsupported plugin protocol \"netrpc\". Supported: [grpc]"
+        );
+        drop(listener);
+        // Nothing listens any more.
+        let e = attach(&config(5, "grpc", ReattachAddr::Tcp(open))).unwrap_err();
+        assert_eq!(e.to_string(), "reattachment process not found");
+    }
+
+    #[test]
     fn only_grpc_is_spoken() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("listening.sock");
