@@ -19,20 +19,6 @@ mod support;
 use support::testprovider::{self, DebugServer};
 use support::validate_view;
 
-/// `name` is misspelt: an error only the schema finds.
-const MISSPELT: &str = r#"
-terraform {
-  required_providers {
-    testing = { source = "tofu-rs/testing" }
-  }
-}
-
-resource "testing_thing" "a" {
-  nme = "x"
-  listed {}
-}
-"#;
-
 const VALID: &str = r#"
 terraform {
   required_providers {
@@ -46,8 +32,21 @@ resource "testing_thing" "a" {
 }
 "#;
 
+/// [`VALID`] with `name` misspelt: an error only the schema finds.
+fn misspelt() -> String {
+    VALID.replace("  name = ", "  nme = ")
+}
+
 fn fixture_schema() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../testprovider/tests/fixtures/schema.json")
+}
+
+/// A scratch root with `work/main.tf`, and the test provider in debug
+/// mode serving the fixture schema over `protocol`.
+fn running(main_tf: &str, protocol: u32) -> (tempfile::TempDir, PathBuf, DebugServer) {
+    let (root, work) = workdir(main_tf);
+    let server = DebugServer::start(root.path(), &fixture_schema(), protocol);
+    (root, work, server)
 }
 
 /// A scratch root with `work/main.tf` and a provider cache of its own.
@@ -99,8 +98,7 @@ fn summaries(validate_json: &[u8]) -> Vec<String> {
 
 #[test]
 fn init_installs_and_locks_nothing_for_an_unmanaged_provider() {
-    let (root, work) = workdir(VALID);
-    let server = DebugServer::start(root.path(), &fixture_schema(), 6);
+    let (_root, work, server) = running(VALID, 6);
     let env = server.reattach_env(true, |_| {});
     let out = tofu(&work, &env, &["init", "-input=false", "-no-color"]);
     let stdout = text(&out.stdout);
@@ -118,8 +116,7 @@ fn init_installs_and_locks_nothing_for_an_unmanaged_provider() {
 }
 
 fn validate_checks_the_schema_of_the_running_provider(protocol: u32) {
-    let (root, work) = workdir(MISSPELT);
-    let mut server = DebugServer::start(root.path(), &fixture_schema(), protocol);
+    let (root, work, mut server) = running(&misspelt(), protocol);
     let env = server.reattach_env(true, |_| {});
     for _ in 0..2 {
         let out = tofu(&work, &env, &["validate", "-json"]);
@@ -151,7 +148,7 @@ fn validate_checks_the_schema_of_the_running_provider_v6() {
 
 #[test]
 fn what_the_provider_rejects_names_the_object_it_is_about() {
-    let (root, work) = workdir(
+    let (_root, work, server) = running(
         r#"
 terraform {
   required_providers {
@@ -165,6 +162,7 @@ ephemeral "testing_secret" "s" {
   value = "INVALID"
 }
 "#,
+        6,
     );
     std::fs::create_dir(work.join("m")).unwrap();
     std::fs::write(
@@ -177,7 +175,6 @@ ephemeral "testing_secret" "s" {
         "module \"m\" {\n  source = \"./m\"\n}\n",
     )
     .unwrap();
-    let server = DebugServer::start(root.path(), &fixture_schema(), 6);
     let env = server.reattach_env(true, |_| {});
     assert!(tofu(&work, &env, &["init", "-input=false"])
         .status
@@ -207,7 +204,7 @@ ephemeral "testing_secret" "s" {
 /// what the provider rejects names the instance (`InstanceString`).
 #[test]
 fn a_provider_instance_is_named_with_its_key() {
-    let (root, work) = workdir(
+    let (_root, work, server) = running(
         r#"
 terraform {
   required_providers {
@@ -220,8 +217,8 @@ provider "testing" {
   region   = each.key == "a" ? "INVALID" : "fine"
 }
 "#,
+        6,
     );
-    let server = DebugServer::start(root.path(), &fixture_schema(), 6);
     let env = server.reattach_env(true, |_| {});
     let out = tofu(&work, &env, &["validate", "-no-color"]);
     assert_eq!(out.status.code(), Some(1));
@@ -239,8 +236,7 @@ provider "testing" {
 
 #[test]
 fn protocol_version_zero_means_five() {
-    let (root, work) = workdir(VALID);
-    let server = DebugServer::start(root.path(), &fixture_schema(), 5);
+    let (_root, work, server) = running(VALID, 5);
     let env = server.reattach_env(true, |c| c["ProtocolVersion"] = 0.into());
     let out = tofu(&work, &env, &["validate", "-no-color"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -249,8 +245,7 @@ fn protocol_version_zero_means_five() {
 
 #[test]
 fn a_provider_not_in_test_mode_is_ended_with_the_command() {
-    let (root, work) = workdir(VALID);
-    let mut server = DebugServer::start(root.path(), &fixture_schema(), 6);
+    let (_root, work, mut server) = running(VALID, 6);
     let env = server.reattach_env(false, |_| {});
     let out = tofu(&work, &env, &["validate", "-no-color"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -270,8 +265,7 @@ fn a_provider_not_in_test_mode_is_ended_with_the_command() {
 
 #[test]
 fn an_unsupported_protocol_version_is_named() {
-    let (root, work) = workdir(VALID);
-    let server = DebugServer::start(root.path(), &fixture_schema(), 6);
+    let (_root, work, server) = running(VALID, 6);
     let env = server.reattach_env(true, |c| c["ProtocolVersion"] = 4.into());
     let out = tofu(&work, &env, &["validate", "-no-color"]);
     assert_eq!(out.status.code(), Some(1));
@@ -284,8 +278,7 @@ fn an_unsupported_protocol_version_is_named() {
 
 #[test]
 fn plan_lite_is_shaped_by_the_running_provider_s_schema() {
-    let (root, work) = workdir(VALID);
-    let server = DebugServer::start(root.path(), &fixture_schema(), 6);
+    let (_root, work, server) = running(VALID, 6);
     let env = server.reattach_env(true, |_| {});
     let out = tofu(&work, &env, &["plan-lite", "-json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -339,7 +332,7 @@ fn validate_and_schema_agree_with_terraform_on_the_same_running_provider() {
         return;
     };
     for protocol in [5, 6] {
-        let (root, work) = workdir(MISSPELT);
+        let (root, work) = workdir(&misspelt());
         let server = DebugServer::start(root.path(), &fixture_schema(), protocol);
         let env = server.reattach_env(true, |_| {});
         let init = ["init", "-input=false"];
