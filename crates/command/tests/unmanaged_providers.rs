@@ -19,22 +19,30 @@ mod support;
 use support::testprovider::{self, DebugServer};
 use support::validate_view;
 
-const VALID: &str = r#"
+/// The test provider as `tofu-rs/testing` (both tools' default registry).
+const REQUIRED: &str = r#"
 terraform {
   required_providers {
     testing = { source = "tofu-rs/testing" }
   }
 }
+"#;
 
+const RESOURCE: &str = r#"
 resource "testing_thing" "a" {
   name = "x"
   listed {}
 }
 "#;
 
-/// [`VALID`] with `name` misspelt: an error only the schema finds.
+/// One valid resource.
+fn valid() -> String {
+    format!("{REQUIRED}{RESOURCE}")
+}
+
+/// [`valid`] with `name` misspelt: an error only the schema finds.
 fn misspelt() -> String {
-    VALID.replace("  name = ", "  nme = ")
+    valid().replace("  name = ", "  nme = ")
 }
 
 fn fixture_schema() -> PathBuf {
@@ -98,7 +106,7 @@ fn summaries(validate_json: &[u8]) -> Vec<String> {
 
 #[test]
 fn init_installs_and_locks_nothing_for_an_unmanaged_provider() {
-    let (_root, work, server) = running(VALID, 6);
+    let (_root, work, server) = running(&valid(), 6);
     let env = server.reattach_env(true, |_| {});
     let out = tofu(&work, &env, &["init", "-input=false", "-no-color"]);
     let stdout = text(&out.stdout);
@@ -149,25 +157,24 @@ fn validate_checks_the_schema_of_the_running_provider_v6() {
 #[test]
 fn what_the_provider_rejects_names_the_object_it_is_about() {
     let (_root, work, server) = running(
-        r#"
-terraform {
-  required_providers {
-    testing = { source = "tofu-rs/testing" }
-  }
-}
+        &(REQUIRED.to_owned()
+            + r#"
 provider "testing" {
   region = "INVALID"
 }
 ephemeral "testing_secret" "s" {
   value = "INVALID"
 }
-"#,
+"#),
         6,
     );
     std::fs::create_dir(work.join("m")).unwrap();
     std::fs::write(
         work.join("m/main.tf"),
-        "terraform {\n  required_providers {\n    testing = { source = \"tofu-rs/testing\" }\n  }\n}\nresource \"testing_thing\" \"b\" {\n  name = \"INVALID\"\n  listed {}\n}\n",
+        REQUIRED.to_owned()
+            + &RESOURCE
+                .replace("\"a\"", "\"b\"")
+                .replace("\"x\"", "\"INVALID\""),
     )
     .unwrap();
     std::fs::write(
@@ -195,7 +202,7 @@ ephemeral "testing_secret" "s" {
     let out = tofu(&work, &env, &["validate", "-no-color"]);
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("  with provider[\"registry.opentofu.org/tofu-rs/testing\"],\n  on main.tf line 8, in provider \"testing\":"),
+        stderr.contains("  with provider[\"registry.opentofu.org/tofu-rs/testing\"],\n  on main.tf line 9, in provider \"testing\":"),
         "{stderr}"
     );
 }
@@ -205,18 +212,14 @@ ephemeral "testing_secret" "s" {
 #[test]
 fn a_provider_instance_is_named_with_its_key() {
     let (_root, work, server) = running(
-        r#"
-terraform {
-  required_providers {
-    testing = { source = "tofu-rs/testing" }
-  }
-}
+        &(REQUIRED.to_owned()
+            + r#"
 provider "testing" {
   alias    = "by"
   for_each = toset(["a", "b"])
   region   = each.key == "a" ? "INVALID" : "fine"
 }
-"#,
+"#),
         6,
     );
     let env = server.reattach_env(true, |_| {});
@@ -236,7 +239,7 @@ provider "testing" {
 
 #[test]
 fn protocol_version_zero_means_five() {
-    let (_root, work, server) = running(VALID, 5);
+    let (_root, work, server) = running(&valid(), 5);
     let env = server.reattach_env(true, |c| c["ProtocolVersion"] = 0.into());
     let out = tofu(&work, &env, &["validate", "-no-color"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -245,7 +248,7 @@ fn protocol_version_zero_means_five() {
 
 #[test]
 fn a_provider_not_in_test_mode_is_ended_with_the_command() {
-    let (_root, work, mut server) = running(VALID, 6);
+    let (_root, work, mut server) = running(&valid(), 6);
     let env = server.reattach_env(false, |_| {});
     let out = tofu(&work, &env, &["validate", "-no-color"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -265,7 +268,7 @@ fn a_provider_not_in_test_mode_is_ended_with_the_command() {
 
 #[test]
 fn an_unsupported_protocol_version_is_named() {
-    let (_root, work, server) = running(VALID, 6);
+    let (_root, work, server) = running(&valid(), 6);
     let env = server.reattach_env(true, |c| c["ProtocolVersion"] = 4.into());
     let out = tofu(&work, &env, &["validate", "-no-color"]);
     assert_eq!(out.status.code(), Some(1));
@@ -278,7 +281,7 @@ fn an_unsupported_protocol_version_is_named() {
 
 #[test]
 fn plan_lite_is_shaped_by_the_running_provider_s_schema() {
-    let (_root, work, server) = running(VALID, 6);
+    let (_root, work, server) = running(&valid(), 6);
     let env = server.reattach_env(true, |_| {});
     let out = tofu(&work, &env, &["plan-lite", "-json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -290,7 +293,7 @@ fn plan_lite_is_shaped_by_the_running_provider_s_schema() {
 
 #[test]
 fn a_malformed_variable_stops_every_command() {
-    let (_root, work) = workdir(VALID);
+    let (_root, work) = workdir(&valid());
     let cases = [
         ("{", "Invalid format for TF_REATTACH_PROVIDERS: unexpected end of JSON input"),
         (
@@ -364,7 +367,7 @@ fn a_process_not_found_agrees_with_terraform() {
     let Some(tf) = terraform_for("the missing unmanaged-provider differential") else {
         return;
     };
-    let (root, work) = workdir(VALID);
+    let (root, work) = workdir(&valid());
     let gone = root.path().join("gone.sock");
     let config = serde_json::json!({
         "Protocol": "grpc", "ProtocolVersion": 6, "Pid": 0, "Test": true,
