@@ -18,8 +18,12 @@ use crate::provider_install::LOCK_FILE;
 /// The plugins a command in one working directory may start.
 pub struct Plugins {
     pub host: Arc<ProviderHost>,
-    /// `providerPluginErrors`: locked providers without a package.
+    /// `providerPluginErrors`: locked providers without a package (or a
+    /// lock file that could not be read).
     locate_error: Option<String>,
+    /// Only the lock file could not be read: nothing about any provider
+    /// is known.
+    locks_unreadable: bool,
 }
 
 /// Finds the plugins of the working directory `work_dir`: every provider
@@ -79,43 +83,39 @@ pub fn plugins_in(
         Plugins {
             host: Arc::new(host),
             locate_error,
+            locks_unreadable: failed_locks,
         },
         diags,
     )
 }
 
 impl Plugins {
-    /// The schemas of every provider `config` needs, with the host as the
-    /// walk's validator when `validating` (plan-lite calls no `Validate*`);
-    /// `None`, with the errors, when a provider is missing or its schema
-    /// cannot be had (OpenTofu stops there too).
-    pub fn schemas_for(
-        &self,
-        config: &Config,
-        validating: bool,
-    ) -> (Option<Arc<Schemas>>, Diagnostics) {
-        self.schemas(config, validating, true)
+    /// validate's schemas: those of the providers `init` installed, with
+    /// the host as the walk's validator. A provider `init` has not
+    /// installed (no lock entry, or no package for it) is checked from its
+    /// configuration alone, so that `validate` runs without `init` as the
+    /// command-line contract says (OpenTofu instead stops with `Missing
+    /// required provider` or `there is no package for ...`). `None`, with
+    /// the errors, when an installed provider's schema cannot be had
+    /// (OpenTofu stops there too).
+    pub fn schemas_for(&self, config: &Config) -> (Option<Arc<Schemas>>, Diagnostics) {
+        self.schemas(config, true)
     }
 
-    /// plan-lite's schemas: those of the providers `init` installed (a
-    /// provider without a plugin is planned from its configuration alone,
-    /// as before schemas), read without any `Validate*` call.
+    /// plan-lite's schemas: likewise, read without any `Validate*` call.
     pub fn schemas_for_plan(&self, config: &Config) -> (Option<Arc<Schemas>>, Diagnostics) {
-        self.schemas(config, false, false)
+        self.schemas(config, false)
     }
 
-    fn schemas(
-        &self,
-        config: &Config,
-        validating: bool,
-        require_all: bool,
-    ) -> (Option<Arc<Schemas>>, Diagnostics) {
+    fn schemas(&self, config: &Config, validating: bool) -> (Option<Arc<Schemas>>, Diagnostics) {
         let mut diags = Diagnostics::new();
         if schemas_turned_off() {
             return (Some(Arc::new(Schemas::none())), diags);
         }
-        if let Some(e) = &self.locate_error {
-            diags.push(sourceless(e.clone(), String::new()));
+        if self.locks_unreadable {
+            if let Some(e) = &self.locate_error {
+                diags.push(sourceless(e.clone(), String::new()));
+            }
             return (None, diags);
         }
         let (reqs, req_diags) = config.provider_requirements();
@@ -135,13 +135,6 @@ impl Plugins {
                 continue;
             }
             if !self.host.has_provider(provider) {
-                if !require_all {
-                    continue;
-                }
-                diags.push(sourceless(
-                    "Missing required provider".into(),
-                    format!("This configuration requires provider {provider}, but that provider isn't available. You may be able to install it automatically by running:\n  tofu init"),
-                ));
                 continue;
             }
             needed.push(provider.clone());

@@ -1,7 +1,8 @@
 //! `tofu-rs providers schema -json` with the project's test provider: the
 //! document, the schema cache (a second run starts no plugin; a damaged
 //! entry is not trusted; a changed executable is asked again), and the
-//! errors OpenTofu gives when a plugin is missing or cannot start.
+//! errors OpenTofu gives when a plugin is missing or cannot start; and
+//! validate without the plugins `init` installs.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -298,4 +299,48 @@ fn a_missing_package() {
         unwrapped(&text(&out.stderr)),
         "Error: Failed to load plugin schemas\n\nError while loading schemas for plugin components: registry.opentofu.org/tofu-rs/testing: there is no package for registry.opentofu.org/tofu-rs/testing 1.0.0 cached in .terraform/providers."
     );
+}
+
+/// validate needs `init` only where modules are called (the command-line
+/// contract): a provider that is not installed, whether the lock file
+/// lacks it or lists it without a package, is checked from its
+/// configuration alone. An installed one is checked against its schema.
+#[test]
+fn validate_checks_a_provider_not_installed_from_its_configuration() {
+    let misspelt = MAIN_TF.replace("  name = \"x\"", "  nmae = \"x\"");
+    let undeclared = "\nresource \"testing_thing\" \"b\" {\n  name = var.nope\n}\n";
+    // Not initialised: no lock file, no package.
+    let root = tempfile::tempdir().unwrap();
+    let work = root.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    std::fs::write(work.join("main.tf"), format!("{misspelt}{undeclared}")).unwrap();
+    let cache = root.path().join("cache");
+    let out = tofu(&work, &cache, &["validate", "-json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let summaries: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["summary"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        summaries,
+        ["Reference to undeclared input variable"],
+        "{doc}"
+    );
+
+    // Initialised, then the packages removed (a committed lock file, no
+    // init): the same, and no plugin is started.
+    let root = workdir(6);
+    let work = root.path().join("work");
+    std::fs::write(work.join("main.tf"), &misspelt).unwrap();
+    let cache = root.path().join("cache");
+    let out = tofu(&work, &cache, &["validate", "-no-color"]);
+    assert_eq!(out.status.code(), Some(1), "installed: checked in full");
+    assert!(text(&out.stderr).contains("Unsupported argument"));
+    std::fs::remove_dir_all(work.join(".terraform/providers")).unwrap();
+    let starts = testprovider::starts(root.path());
+    let out = tofu(&work, &cache, &["validate", "-no-color"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(testprovider::starts(root.path()), starts);
 }

@@ -114,7 +114,7 @@ fn validate_root(
     if let (false, Some(config)) = (diags.has_errors(), &loaded.config) {
         let (plugins, plugin_diags) = crate::provider_schemas::plugins_in(place.work_dir, share);
         diags.append(plugin_diags);
-        let (found, schema_diags) = plugins.schemas_for(config, true);
+        let (found, schema_diags) = plugins.schemas_for(config);
         diags.append(schema_diags);
         if let Some(found) = &found {
             diags.append(tofu::validate_with_schemas_in(
