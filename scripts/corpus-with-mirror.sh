@@ -19,12 +19,15 @@
 # 4. corpus-check with that HOME; its arguments are this script's.
 #
 # The stand-in packages serve no schema, so with provider schemas (the
-# default) every validate entry whose fixture has a provider fails as
-# `tofu validate` would fail with them, and the `cli` validate entries, run
-# without init, give "Missing required provider" as `tofu validate` does;
-# OpenTofu's Go tests behind those entries inject mock providers instead.
+# default) every validate entry whose fixture has a provider that init
+# installed from the mirror fails as `tofu validate` would fail with them
+# (a plugin that exits at once); OpenTofu's Go tests behind those entries
+# inject mock providers instead. Entries whose providers are not installed
+# (the `cli` validate entries, run without init) are checked from their
+# configuration alone, as tofu-rs validate does without init.
 # TOFU_RS_PROVIDER_SCHEMAS=off judges the configuration-level diagnostics
-# alone (2026-12-02: 238/271 that way, 220/271 with schemas).
+# alone (2026-12-06: 238/271 that way, 229/271 with schemas; corpus-check
+# without the mirror: 232/271 either way).
 #
 #   scripts/corpus-with-mirror.sh [--bin target/release/tofu-rs] [corpus-check args...]
 #   SHARED=/work/shared (corpus and tools)   KEEP=1 keeps the temp dir
