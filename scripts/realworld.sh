@@ -13,10 +13,18 @@
 # schema-checked validate fails on every offline root, as `tofu validate`
 # does with them ("failed to instantiate provider ... Unrecognized remote
 # plugin message"). No real provider of the versions these modules need
-# (aws >= 6.28, google 7) is on the machine, so both checks run with
+# (aws >= 6.28, google 7) is on the machine, so those two checks run with
 # TOFU_RS_PROVIDER_SCHEMAS=off: everything but the provider schemas is
-# checked. The schema checks themselves are tested against terraform with
-# the project's test provider (crates/command/tests/schema_differential).
+# checked.
+#
+# Then the same run.sh with provider schemas on: scripts/realworld_schemas.py
+# rewrites a second mirror's packages to run the project's test provider
+# serving a permissive schema derived from the trees (every type, argument
+# and nested block they write, every attribute they read), so `validate`
+# starts real plugins, caches their schemas and answers, decodes every
+# block against a schema and calls Validate* on configurations nobody here
+# wrote. The schema checks' exact diagnostics are tested against terraform
+# elsewhere (crates/command/tests/schema_differential).
 #
 # Skips, saying so, and exits 0 when ../shared's realworld trees or tools,
 # python3 or terraform are absent (a fresh clone on its own has none).
@@ -42,8 +50,10 @@ profile=release
 [ "${1:-}" = "--debug" ] && profile=debug
 if [ "$profile" = release ]; then
   cargo build --release -p tofu-rs --bin tofu-rs
+  cargo build --release -p terraform-provider-testing
 else
   cargo build -p tofu-rs --bin tofu-rs
+  cargo build -p terraform-provider-testing
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -55,3 +65,17 @@ TF_CLI_CONFIG_FILE="$work/mirror/cli.tfrc" \
 TF_CLI_CONFIG_FILE="$work/mirror/cli.tfrc" \
   python3 "$ROOT/scripts/realworld_recursive.py" "$ROOT/target/$profile/tofu-rs" \
   "$SHARED/realworld" "$work/trees"
+
+# Provider schemas on, served by the test provider (see the top).
+# A copy of the first mirror (mirror.py takes most of a minute), its
+# configuration pointed at the copy.
+cp -r "$work/mirror" "$work/schema-mirror"
+printf 'provider_installation {\n  filesystem_mirror {\n    path = "%s"\n  }\n}\n' \
+  "$work/schema-mirror" >"$work/schema-mirror/cli.tfrc"
+python3 "$ROOT/scripts/realworld_schemas.py" "$SHARED/realworld" "$work/schema-mirror" \
+  "$ROOT/target/$profile/terraform-provider-testing"
+echo "realworld with provider schemas:"
+TOFU_RS_PROVIDER_SCHEMAS=on TOFU_RS_SCHEMA_CACHE_DIR="$work/schema-cache" \
+  TF_CLI_CONFIG_FILE="$work/schema-mirror/cli.tfrc" \
+  "$SHARED/tools/realworld/run.sh" "$ROOT/target/$profile/tofu-rs" "$SHARED/realworld" \
+  | grep -v '^PARITY'
