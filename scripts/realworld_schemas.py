@@ -90,41 +90,48 @@ def read_body(lines, start, indent, block):
 
 def merge(into, other):
     into["attributes"] |= other["attributes"]
+    into["computed"] |= other["computed"]
     for name, b in other["blocks"].items():
         merge(into["blocks"].setdefault(name, new_block()), b)
 
 
-def scan(trees):
-    resources, data, provider = {}, {}, new_block()
-    # ignore_changes paths, followed once every block of every file is known.
-    ignored = []
+def tf_files(trees):
+    """The text of every `.tf` file below `trees` (hidden directories,
+    such as `.terraform`, left out)."""
     for dirpath, dirnames, filenames in os.walk(trees):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         for f in filenames:
-            if not f.endswith(".tf"):
-                continue
-            with open(os.path.join(dirpath, f), encoding="utf-8", errors="replace") as fh:
-                lines = fh.readlines()
-            i = 0
-            while i < len(lines):
-                line = lines[i].rstrip("\n")
-                m = HEADER.match(line)
-                p = PROVIDER.match(line)
-                if m:
-                    kinds = resources if m.group(1) == "resource" else data
-                    block = kinds.setdefault(m.group(2), new_block())
-                    end = read_body(lines, i + 1, 2, block)
-                    # ignore_changes names the resource's own attributes,
-                    # which need not be set.
-                    body = "".join(lines[i + 1:end])
-                    for listed in IGNORE_CHANGES.findall(body):
-                        for path in re.split(r"[,\s]+", listed):
-                            ignored.append((block, "." + path))
-                    i = end
-                elif p:
-                    i = read_body(lines, i + 1, 2, provider)
-                else:
-                    i += 1
+            if f.endswith(".tf"):
+                with open(os.path.join(dirpath, f), encoding="utf-8", errors="replace") as fh:
+                    yield fh.read()
+
+
+def scan(texts):
+    resources, data, provider = {}, {}, new_block()
+    # ignore_changes paths, followed once every block of every file is known.
+    ignored = []
+    for text in texts:
+        lines = text.splitlines(keepends=True)
+        i = 0
+        while i < len(lines):
+            line = lines[i].rstrip("\n")
+            m = HEADER.match(line)
+            p = PROVIDER.match(line)
+            if m:
+                kinds = resources if m.group(1) == "resource" else data
+                block = kinds.setdefault(m.group(2), new_block())
+                end = read_body(lines, i + 1, 2, block)
+                # ignore_changes names the resource's own attributes,
+                # which need not be set.
+                body = "".join(lines[i + 1:end])
+                for listed in IGNORE_CHANGES.findall(body):
+                    for path in re.split(r"[,\s]+", listed):
+                        ignored.append((block, "." + path))
+                i = end
+            elif p:
+                i = read_body(lines, i + 1, 2, provider)
+            else:
+                i += 1
     for block, path in ignored:
         walk_path(block, path, "attributes")
     return resources, data, provider
@@ -134,22 +141,17 @@ REFERENCE = re.compile(r'(?<![\w.])(data\.)?([a-z][a-z0-9]*_[\w-]+)\.([A-Za-z_][
 STEP = re.compile(r'\[[^\]\[]*\]|\.([A-Za-z_][\w-]*)')
 
 
-def add_references(trees, resources, data):
-    """Adds the attributes the trees read: each `TYPE.NAME` (or
-    `data.TYPE.NAME`) followed by attribute steps, through nested blocks."""
-    for dirpath, dirnames, filenames in os.walk(trees):
-        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-        for f in filenames:
-            if not f.endswith(".tf"):
+def add_references(texts, resources, data):
+    """Adds the attributes the files read: each `TYPE.NAME` (or
+    `data.TYPE.NAME`) followed by attribute steps, through nested blocks
+    (after the scan: a reference may come before its declaration)."""
+    for text in texts:
+        for m in REFERENCE.finditer(text):
+            kinds = data if m.group(1) else resources
+            block = kinds.get(m.group(2))
+            if block is None:
                 continue
-            with open(os.path.join(dirpath, f), encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-            for m in REFERENCE.finditer(text):
-                kinds = data if m.group(1) else resources
-                block = kinds.get(m.group(2))
-                if block is None:
-                    continue
-                walk_path(block, m.group(4), "computed")
+            walk_path(block, m.group(4), "computed")
 
 
 def walk_path(block, steps, kind):
@@ -164,7 +166,7 @@ def walk_path(block, steps, kind):
             block = block["blocks"][name]
             continue
         if name not in block["attributes"]:
-            block.setdefault(kind, set()).add(name)
+            block[kind].add(name)
         return
 
 
@@ -173,7 +175,7 @@ def to_schema(block, meta):
     blocks = {n: b for n, b in block["blocks"].items() if n not in meta}
     # A name written both ways is a nested block.
     names -= set(blocks)
-    computed = block.get("computed", set()) - names - set(blocks)
+    computed = block["computed"] - names - set(blocks)
     out = {"description_kind": "plain"}
     attrs = {n: {"type": "dynamic", "description_kind": "plain", "optional": True}
              for n in names}
@@ -192,8 +194,9 @@ def main(argv):
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
     trees, mirror, binary = argv[1:]
-    resources, data, provider = scan(trees)
-    add_references(trees, resources, data)
+    texts = list(tf_files(trees))
+    resources, data, provider = scan(texts)
+    add_references(texts, resources, data)
     schema = {
         "provider": {"version": 0, "block": to_schema(provider, PROVIDER_META)},
         "resource_schemas": {t: {"version": 0, "block": to_schema(b, RESOURCE_META)}

@@ -5,7 +5,25 @@
 
 use std::fmt;
 
-use crate::{InstanceKey, ModuleInstance, Resource, ResourceInstance};
+use crate::{InstanceKey, Module, ModuleInstance, Resource, ResourceInstance};
+
+/// A resource in a module of the configuration, before expansion
+/// (`ConfigResource`): what validate names, `module.a.terraform_data.b`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConfigResource {
+    pub module: Module,
+    pub resource: Resource,
+}
+
+/// `module.a.terraform_data.b`
+impl fmt::Display for ConfigResource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.module.is_root() {
+            write!(f, "{}.", self.module)?;
+        }
+        write!(f, "{}", self.resource)
+    }
+}
 
 /// A resource in a module instance (all its instances).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -72,6 +90,25 @@ impl fmt::Display for AbsResourceInstance {
 mod tests {
     use super::*;
     use crate::ResourceMode;
+
+    #[test]
+    fn config_resource_display() {
+        let resource = Resource {
+            mode: ResourceMode::Managed,
+            type_name: "terraform_data".into(),
+            name: "b".into(),
+        };
+        let root = ConfigResource {
+            module: Module::root(),
+            resource: resource.clone(),
+        };
+        assert_eq!(root.to_string(), "terraform_data.b");
+        let nested = ConfigResource {
+            module: Module::root().child("a").child("c"),
+            resource,
+        };
+        assert_eq!(nested.to_string(), "module.a.module.c.terraform_data.b");
+    }
 
     #[test]
     fn display() {

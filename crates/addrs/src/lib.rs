@@ -19,7 +19,7 @@ mod referenceable;
 #[cfg(test)]
 mod test_traversal;
 
-pub use abs_resource::{AbsResource, AbsResourceInstance};
+pub use abs_resource::{AbsResource, AbsResourceInstance, ConfigResource};
 pub use getter::{archive_format, clean_path, relative_path, split_package_subdir, DetectError};
 pub use gourl::go_quote;
 pub use hostname::Hostname;

@@ -18,13 +18,14 @@ use crate::provider_install::LOCK_FILE;
 /// The plugins a command in one working directory may start.
 pub struct Plugins {
     pub host: Arc<ProviderHost>,
-    /// `providerPluginErrors`: locked providers without a package (or a
-    /// lock file that could not be read).
-    locate_error: Option<String>,
-    /// Only the lock file could not be read: nothing about any provider
-    /// is known.
+    /// The lock file could not be read: nothing is known of any provider.
     locks_unreadable: bool,
+    /// `providerPluginErrors`: locked providers without a package.
+    missing_packages: Option<String>,
 }
+
+/// What OpenTofu says when the lock file cannot be read.
+const LOCKS_UNREADABLE: &str = "failed to read dependency lock file";
 
 /// Finds the plugins of the working directory `work_dir`: every provider
 /// of its lock file in its data directory's `providers`, the CLI
@@ -47,8 +48,7 @@ pub fn plugins_in(
         .first()
         .map(|i| i.dev_overrides.clone())
         .unwrap_or_default();
-    // A malformed value stopped the command before it got here.
-    let unmanaged = crate::unmanaged_providers::from_env().unwrap_or_default();
+    let unmanaged = crate::unmanaged_providers::configured();
     let shown = crate::loader::data_dir().join("providers");
     let mut located = locate_providers(
         &locks,
@@ -58,16 +58,12 @@ pub fn plugins_in(
         &dev_overrides,
     );
     // Unmanaged providers need no package (OpenTofu marks them overridden
-    // in the locks), and take the place of one that is installed.
+    // in the locks); `with_unmanaged` puts them in the place of one that
+    // is installed.
     for provider in unmanaged.keys() {
-        located.found.remove(provider);
         located.errors.remove(provider);
     }
-    let locate_error = if failed_locks {
-        Some("failed to read dependency lock file".to_string())
-    } else {
-        located.error_text()
-    };
+    let missing_packages = located.error_text();
     let unmanaged_addrs: Vec<Provider> = unmanaged.keys().cloned().collect();
     let host = ProviderHost::new(
         crate::plugin_launcher::launcher(unmanaged),
@@ -82,8 +78,8 @@ pub fn plugins_in(
     (
         Plugins {
             host: Arc::new(host),
-            locate_error,
             locks_unreadable: failed_locks,
+            missing_packages,
         },
         diags,
     )
@@ -113,9 +109,7 @@ impl Plugins {
             return (Some(Arc::new(Schemas::none())), diags);
         }
         if self.locks_unreadable {
-            if let Some(e) = &self.locate_error {
-                diags.push(sourceless(e.clone(), String::new()));
-            }
+            diags.push(sourceless(LOCKS_UNREADABLE.into(), String::new()));
             return (None, diags);
         }
         let (reqs, req_diags) = config.provider_requirements();
@@ -134,10 +128,9 @@ impl Plugins {
                 }
                 continue;
             }
-            if !self.host.has_provider(provider) {
-                continue;
+            if self.host.has_provider(provider) {
+                needed.push(provider.clone());
             }
-            needed.push(provider.clone());
         }
         if diags.has_errors() {
             return (None, diags);
@@ -186,10 +179,9 @@ fn first_failure(config: &Config, errors: &[SchemaLoadError]) -> Option<String> 
                         Provider::implied_for_unqualified_type(rc.implied_provider())
                     });
             if let Some(e) = errors.iter().find(|e| e.provider == provider) {
-                let addr = if cfg.path.0.is_empty() {
-                    rc.addr().to_string()
-                } else {
-                    format!("{}.{}", cfg.path, rc.addr())
+                let addr = addrs::ConfigResource {
+                    module: cfg.path.clone(),
+                    resource: rc.addr(),
                 };
                 return Some(format!(
                     "failed to read schema for {addr} in {provider}: {}",
@@ -218,7 +210,10 @@ impl Plugins {
         &self,
         wanted: &std::collections::BTreeSet<Provider>,
     ) -> (String, Option<String>) {
-        if let Some(e) = &self.locate_error {
+        if self.locks_unreadable {
+            return (String::new(), Some(LOCKS_UNREADABLE.to_string()));
+        }
+        if let Some(e) = &self.missing_packages {
             return (String::new(), Some(e.clone()));
         }
         let plugins: Vec<Provider> = wanted

@@ -14,8 +14,10 @@
 //! field unset), with Go's error texts.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use addrs::Provider;
+use gocompat::quote::quote as go_quote;
 use plugin::{ReattachAddr, ReattachConfig};
 use serde_json::Value;
 
@@ -26,12 +28,20 @@ pub const REATTACH_ENV: &str = "TF_REATTACH_PROVIDERS";
 pub type UnmanagedProviders = BTreeMap<Provider, ReattachConfig>;
 
 /// The unmanaged providers the environment names (none when the variable
-/// is unset or empty), or OpenTofu's error text.
-pub fn from_env() -> Result<UnmanagedProviders, String> {
-    match std::env::var_os(REATTACH_ENV) {
+/// is unset or empty), or OpenTofu's error text. Read once per process:
+/// a tcp address costs a name lookup, and every command and root asks.
+pub fn from_env() -> &'static Result<UnmanagedProviders, String> {
+    static PARSED: OnceLock<Result<UnmanagedProviders, String>> = OnceLock::new();
+    PARSED.get_or_init(|| match std::env::var_os(REATTACH_ENV) {
         None => Ok(UnmanagedProviders::new()),
         Some(v) => parse(&String::from_utf8_lossy(v.as_encoded_bytes())),
-    }
+    })
+}
+
+/// The unmanaged providers, for the commands: `cli::run_with` has already
+/// stopped on a malformed value, so an error here means none.
+pub fn configured() -> UnmanagedProviders {
+    from_env().as_ref().cloned().unwrap_or_default()
 }
 
 /// `parseReattachProviders`.
@@ -92,10 +102,6 @@ pub fn parse(text: &str) -> Result<UnmanagedProviders, String> {
         );
     }
     Ok(out)
-}
-
-fn go_quote(s: &str) -> String {
-    gocompat::quote::quote(s)
 }
 
 /// One entry as OpenTofu's `reattachConfig` struct holds it.

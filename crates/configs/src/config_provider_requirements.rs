@@ -345,6 +345,21 @@ pub fn provider_for_local_name(module: &Module, local_name: &str) -> Provider {
         .unwrap_or_else(|| Provider::implied_for_unqualified_type(local_name))
 }
 
+/// The inverse of [`provider_for_local_name`]: the name `module` gives
+/// `provider` (its `required_providers` entry, else the provider's type).
+pub fn local_name_for_provider(module: &Module, provider: &Provider) -> String {
+    module
+        .provider_requirements
+        .as_ref()
+        .and_then(|r| {
+            r.required_providers
+                .values()
+                .find(|rp| &required_provider_type(rp) == provider)
+        })
+        .map(|rp| rp.name.clone())
+        .unwrap_or_else(|| provider.type_name.clone())
+}
+
 /// The provider a resource belongs to: the one its `provider` argument
 /// names, else the one its type's prefix implies. `None` when the prefix is
 /// not a valid provider name (the resource's own diagnostics say why).

@@ -68,11 +68,12 @@ impl AttachedProcess {
         self.end_on_close
     }
 
-    /// go-plugin's `Kill` for a reattached client: nothing in test mode;
-    /// otherwise, after the shutdown request (`asked` says whether it was
-    /// answered), a grace period for the process to go, then SIGKILL.
+    /// go-plugin's `Kill` for a reattached client not in test mode (the
+    /// caller asks [`AttachedProcess::ends_on_close`] first): after the
+    /// shutdown request (`asked` says whether it was answered), a grace
+    /// period for the process to go, then SIGKILL.
     pub(crate) fn end(&self, asked: bool, grace: Duration) {
-        if !self.end_on_close || !crate::sys::is_other_process(self.pid) {
+        if !crate::sys::is_other_process(self.pid) {
             return;
         }
         if asked {
@@ -215,11 +216,12 @@ mod tests {
 
     #[test]
     fn test_mode_and_foreign_pids_are_never_signalled() {
-        // A test-mode config leaves even this test's own process alone...
+        // A test-mode config is never ended...
         let test_mode = AttachedProcess {
             pid: i64::from(std::process::id()),
             end_on_close: false,
         };
+        assert!(!test_mode.ends_on_close());
         test_mode.end(false, Duration::ZERO);
         // ...and no config makes tofu-rs signal itself, init, or every
         // process (kill(0) and kill(-1) mean groups, not one process).

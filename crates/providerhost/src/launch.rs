@@ -60,7 +60,5 @@ pub trait Launcher: Send + Sync {
 
     /// Connects to `provider`'s plugin, which runs already (an unmanaged
     /// provider: the launcher knows where it listens).
-    fn attach(&self, provider: &Provider) -> Result<Box<dyn RunningProvider>, String> {
-        Err(format!("no running plugin is known for {provider}"))
-    }
+    fn attach(&self, provider: &Provider) -> Result<Box<dyn RunningProvider>, String>;
 }

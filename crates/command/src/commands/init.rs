@@ -433,9 +433,7 @@ impl InitOptions {
             lockfile_readonly: self.lockfile.as_deref() == Some("readonly"),
             color,
             work_dir: work_dir.to_path_buf(),
-            // A malformed value stopped the command before it got here.
-            unmanaged: crate::unmanaged_providers::from_env()
-                .unwrap_or_default()
+            unmanaged: crate::unmanaged_providers::configured()
                 .into_keys()
                 .collect(),
         }

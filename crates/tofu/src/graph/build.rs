@@ -242,57 +242,35 @@ fn provider_config_node(
     cfg: &Config,
     key: addrs::LocalProviderConfig,
 ) -> Option<Node> {
-    use configs::config_provider_requirements::provider_for_local_name;
-    let found = |cfg: &Config, key: &addrs::LocalProviderConfig| Node {
-        module: cfg.path.clone(),
-        kind: NodeKind::Provider(key.clone()),
-    };
-    if cfg.module.provider_configs.contains_key(&key) {
-        return Some(found(cfg, &key));
-    }
-    let mut cfg = cfg;
-    let mut key = key;
+    use configs::config_provider_requirements::{local_name_for_provider, provider_for_local_name};
+    let (mut cfg, mut key) = (cfg, key);
     loop {
-        let parent_path = cfg.path.parent()?;
+        if cfg.module.provider_configs.contains_key(&key) {
+            return Some(Node {
+                module: cfg.path.clone(),
+                kind: NodeKind::Provider(key),
+            });
+        }
+        let parent = root.descendant(&cfg.path.parent()?.0)?;
         let call_name = cfg.path.0.last()?;
-        let parent = root.descendant(&parent_path.0)?;
         let passed = parent.module.module_calls.get(call_name).and_then(|call| {
             call.providers
                 .iter()
                 .find(|p| p.in_child.name == key.local_name && p.in_child.alias == key.alias)
         });
-        if let Some(p) = passed {
-            key = addrs::LocalProviderConfig::new(&p.in_parent.name, &p.in_parent.alias);
-            if parent.module.provider_configs.contains_key(&key) {
-                return Some(found(parent, &key));
+        key = match passed {
+            Some(p) => addrs::LocalProviderConfig::new(&p.in_parent.name, &p.in_parent.alias),
+            // A default configuration is inherited: the caller's default
+            // configuration of the same provider, under the caller's name.
+            None if key.alias.is_empty() => {
+                let provider = provider_for_local_name(&cfg.module, &key.local_name);
+                addrs::LocalProviderConfig::new(
+                    &local_name_for_provider(&parent.module, &provider),
+                    "",
+                )
             }
-        } else if key.alias.is_empty() {
-            // The caller's default configuration of the same provider,
-            // whatever its local name there.
-            let provider = provider_for_local_name(&cfg.module, &key.local_name);
-            let inherited = parent.module.provider_configs.keys().find(|k| {
-                k.alias.is_empty()
-                    && provider_for_local_name(&parent.module, &k.local_name) == provider
-            });
-            if let Some(k) = inherited {
-                return Some(found(parent, k));
-            }
-            // Not configured there either: the caller's own name for the
-            // provider, to look further up.
-            key = parent
-                .module
-                .provider_requirements
-                .as_ref()
-                .and_then(|reqs| {
-                    reqs.required_providers
-                        .keys()
-                        .find(|name| provider_for_local_name(&parent.module, name) == provider)
-                        .map(|name| addrs::LocalProviderConfig::new(name, ""))
-                })
-                .unwrap_or_else(|| addrs::LocalProviderConfig::new(&provider.type_name, ""));
-        } else {
-            return None;
-        }
+            None => return None,
+        };
         cfg = parent;
     }
 }

@@ -494,18 +494,20 @@ fn resource(
         TypeSchema::Known(s) => Some(s),
         TypeSchema::Unknown => None,
     };
-    // `ConfigResource.String()`: the module path, then the resource.
-    let address = if cfg.path.is_root() {
-        rc.addr().to_string()
-    } else {
-        format!("{}.{}", cfg.path, rc.addr())
-    };
     let plan = |scope: &Scope<'_>| {
         let (planned, mut diags) = plan_instance(rc, scope, schema.as_ref());
         if walk.mode == Mode::Validate && !has_errors(&diags) {
             if let Some(config) = &planned.config {
+                let address = addrs::ConfigResource {
+                    module: cfg.path.clone(),
+                    resource: rc.addr(),
+                };
                 diags.extend(schema_checks::validate_resource_config(
-                    walk, &provider, rc, config, &address,
+                    walk,
+                    &provider,
+                    rc,
+                    config,
+                    &address.to_string(),
                 ));
             }
         }
@@ -651,12 +653,6 @@ fn provider(
     };
     let provider_addr =
         configs::config_provider_requirements::provider_for_local_name(&cfg.module, &p.name);
-    let provider_config_address = addrs::AbsProviderConfig {
-        module: cfg.path.clone(),
-        provider: provider_addr.clone(),
-        alias: p.alias.clone().unwrap_or_default(),
-    }
-    .to_string();
     let schema = walk
         .schemas
         .provider(&provider_addr)
@@ -685,7 +681,14 @@ fn provider(
                             &p.config,
                             &config,
                             // `InstanceString(providerKey)`.
-                            &format!("{provider_config_address}{instance_key}"),
+                            &format!(
+                                "{}{instance_key}",
+                                addrs::AbsProviderConfig {
+                                    module: cfg.path.clone(),
+                                    provider: provider_addr.clone(),
+                                    alias: p.alias.clone().unwrap_or_default(),
+                                }
+                            ),
                         ));
                     }
                 }

@@ -282,10 +282,9 @@ pub fn check_replace_triggered_by(
             _ => continue,
         };
         let Some(declared) = cfg.module.resource(&target) else {
-            let this = if cfg.path.is_root() {
-                rc.addr().to_string()
-            } else {
-                format!("{}.{}", cfg.path, rc.addr())
+            let this = addrs::ConfigResource {
+                module: cfg.path.clone(),
+                resource: rc.addr(),
             };
             diags.push(Diagnostic::error(
                 "Undeclared resource in replace_triggered_by",
