@@ -24,7 +24,14 @@
 # starts real plugins, caches their schemas and answers, decodes every
 # block against a schema and calls Validate* on configurations nobody here
 # wrote. The schema checks' exact diagnostics are tested against terraform
-# elsewhere (crates/command/tests/schema_differential).
+# elsewhere (crates/command/tests/schema_differential) and by the last run.
+#
+# Last, scripts/realworld_aws.py: where the real AWS provider is installed
+# (AWS_PACKAGE_DIR, else the newest under /opt/tf-plugins), every root
+# needing only hashicorp/aws is validated by terraform and by tofu-rs
+# (cold and from the cache) against that real schema, with the trees' aws
+# constraints pinned to the installed version; every diagnostic must be
+# the same. Skipped, saying so, where no AWS provider is installed.
 #
 # Skips, saying so, and exits 0 when ../shared's realworld trees or tools,
 # python3 or terraform are absent (a fresh clone on its own has none).
@@ -81,3 +88,12 @@ TOFU_RS_PROVIDER_SCHEMAS=on TOFU_RS_SCHEMA_CACHE_DIR="$work/schema-cache" \
   TF_CLI_CONFIG_FILE="$work/schema-mirror/cli.tfrc" \
   "$SHARED/tools/realworld/run.sh" "$ROOT/target/$profile/tofu-rs" "$SHARED/realworld" \
   | grep -v '^PARITY'
+
+# The real AWS provider's schema, beside terraform (see the top).
+aws_package=${AWS_PACKAGE_DIR:-$(ls -d /opt/tf-plugins/registry.terraform.io/hashicorp/aws/*/linux_amd64 2>/dev/null | sort -V | tail -1)}
+if [ -n "$aws_package" ] && [ -d "$aws_package" ]; then
+  python3 "$ROOT/scripts/realworld_aws.py" "$SHARED/realworld" "$ROOT/target/$profile/tofu-rs" \
+    "$aws_package"
+else
+  echo "realworld-aws: skipped: no AWS provider package (set AWS_PACKAGE_DIR)"
+fi
