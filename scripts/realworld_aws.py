@@ -10,7 +10,8 @@ initialized from a plugin directory holding the installed AWS provider,
 then validated by terraform and by tofu-rs (twice: cold, then from the
 schema cache), and the three `validate -json` results must agree on the
 exit status and on every diagnostic's severity, summary, detail, range
-and address.
+and address. In the first root, `providers schema -json` (13 MB) must
+also be terraform's byte for byte, the provider's registry host aside.
 
 The trees ask for a newer AWS provider than the one installed, so the
 copy's `aws` version constraints are pinned to the installed version.
@@ -117,6 +118,30 @@ def init(cmd, d, env, plugins):
     return i.returncode == 0, (i.stdout + i.stderr)[-600:]
 
 
+def schema_document(cmd, d, env):
+    v = subprocess.run(cmd + ["providers", "schema", "-json"], cwd=d, env=env,
+                       capture_output=True, timeout=600)
+    return v.returncode, v.stdout
+
+
+def compare_schema_documents(want, got):
+    """`providers schema -json` of both tools, byte for byte, but for the
+    provider's key: `hashicorp/aws` means registry.opentofu.org to
+    OpenTofu and registry.terraform.io to terraform."""
+    got = (got[0], got[1].replace(b'"registry.opentofu.org/hashicorp/aws"',
+                                  b'"registry.terraform.io/hashicorp/aws"'))
+    if got == want:
+        print(f"realworld-aws: providers schema -json: same ({len(want[1]):,} bytes)")
+        return True
+    at = next((i for i, (a, b) in enumerate(zip(got[1], want[1])) if a != b),
+              min(len(got[1]), len(want[1])))
+    print(f"realworld-aws: providers schema -json DIFFERS (exit terraform {want[0]}, "
+          f"tofu-rs {got[0]}; {len(want[1])} / {len(got[1])} bytes; first difference "
+          f"at byte {at}):\n  terraform: {want[1][max(0, at - 80):at + 80]!r}\n"
+          f"  tofu-rs:   {got[1][max(0, at - 80):at + 80]!r}")
+    return False
+
+
 def main():
     trees, rs, package = sys.argv[1:4]
     rs = os.path.abspath(rs)
@@ -130,6 +155,7 @@ def main():
                    TOFU_RS_SCHEMA_CACHE_DIR=os.path.join(work, "schema-cache"))
         env.pop("TF_CLI_CONFIG_FILE", None)
         agree = differ = 0
+        schema_compared = schema_same = False
         for d in roots(copy):
             name = os.path.relpath(d, copy)
             ok, out = init(["terraform"], d, env, plugins)
@@ -137,7 +163,12 @@ def main():
                 print(f"realworld-aws: {name}: skipped: terraform init failed: {out}")
                 continue
             want = validate(["terraform"], d, env)
+            # One schema document per provider version: the first root serves.
+            want_doc = None if schema_compared else schema_document(["terraform"], d, env)
             ok, out = init([rs], d, env, plugins)
+            if ok and want_doc is not None:
+                schema_compared = True
+                schema_same = compare_schema_documents(want_doc, schema_document([rs], d, env))
             got = [validate([rs], d, env) for _ in ("cold", "warm")] if ok else [
                 ("init failed", out)]
             if all(g == want for g in got) and len(got) == 2:
@@ -162,7 +193,7 @@ def main():
                     print(f"  {run}: terraform {want!r}\n  {run}: tofu-rs {g!r}")
         print(f"realworld-aws: {agree}/{agree + differ} roots agree with terraform "
               f"(AWS provider {version})")
-        return 1 if differ or not agree else 0
+        return 1 if differ or not agree or not schema_same else 0
 
 
 if __name__ == "__main__":
