@@ -55,10 +55,10 @@ def roots(trees):
         text = tf_text(dp)
         if REGISTRY_MODULE.search(text):
             continue
-        sources = {s.split("/", 1)[-1] if s.count("/") == 2 else s
-                   for s in PROVIDER_SOURCE.findall(text)
-                   if not s.startswith((".", "/"))}
-        sources = {s for s in sources if s.count("/") == 1}
+        # Provider sources, an explicit registry host left off (a local
+        # module's "../x/y" matches the pattern too).
+        sources = {"/".join(s.split("/")[-2:])
+                   for s in PROVIDER_SOURCE.findall(text) if not s.startswith(".")}
         if sources == {"hashicorp/aws"}:
             out.append(dp)
     return out
@@ -108,10 +108,11 @@ def validate(cmd, d, env):
 
 
 def init(cmd, d, env, plugins):
-    for leftover in (".terraform", ".terraform.lock.hcl"):
-        p = os.path.join(d, leftover)
-        shutil.rmtree(p, ignore_errors=True) if os.path.isdir(p) else (
-            os.path.exists(p) and os.remove(p))
+    # The other tool's installation must not be reused.
+    shutil.rmtree(os.path.join(d, ".terraform"), ignore_errors=True)
+    lock = os.path.join(d, ".terraform.lock.hcl")
+    if os.path.exists(lock):
+        os.remove(lock)
     i = subprocess.run(cmd + ["init", "-backend=false", "-input=false", "-no-color",
                               "-plugin-dir=" + plugins],
                        cwd=d, env=env, capture_output=True, text=True, timeout=600)
